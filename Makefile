@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# optprobe's driver makefile: it fetches what the build needs (scripts/deps),
+# builds through kbuild in build/ARCH/, and runs tests in QEMU
+# (scripts/vm-run).  "make help" lists the targets.
+
+ARCH ?= x86_64
+TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+CACHE := $(TOP)/.cache
+
+ifeq ($(ARCH),x86_64)
+KARCH := x86
+CROSS := $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
+else ifeq ($(ARCH),ppc64le)
+KARCH := powerpc
+CROSS := $(if $(filter ppc64le,$(shell uname -m)),,powerpc64le-linux-gnu-)
+else
+$(error ARCH must be x86_64 or ppc64le, not '$(ARCH)')
+endif
+
+# KDIR=/lib/modules/$(uname -r)/build builds for a kernel of your own;
+# without it, against Debian's headers fetched into .cache/ARCH/.
+ifeq ($(KDIR),)
+BUILD := $(TOP)/build/$(ARCH)
+KDIR_OF = $$(. $(CACHE)/$(ARCH)/env && echo "$$KDIR")
+DEPS := deps
+else
+BUILD := $(TOP)/build/kdir-$(ARCH)
+KDIR_OF = $(KDIR)
+DEPS :=
+endif
+
+# No vmlinux ships with the headers, so there is no BTF to base modules on.
+KBUILD = $(MAKE) -C $(KDIR_OF) ARCH=$(KARCH) CROSS_COMPILE=$(CROSS) W=1 \
+	CONFIG_DEBUG_INFO_BTF_MODULES=
+
+# The directories kbuild sees; each is mirrored into $(BUILD) as symlinks.
+SOURCES := Kbuild core arch-x86 arch-powerpc include samples tests/kmod tests/harness
+
+.PHONY: all build deps unit check demo lint module clean help
+
+all: build
+
+help:
+	@echo "make [ARCH=x86_64|ppc64le]     build optprobe.ko and every test and sample module"
+	@echo "make demo [ARCH=...]           boot a VM and show optprobe at work"
+	@echo "make check                     host unit tests, harness tests, the QEMU matrix"
+	@echo "make lint                      checkpatch --strict and sparse"
+	@echo "make module M=/abs/dir         build an external probe module against optprobe"
+	@echo "make deps                      fetch packages and kernels (run implicitly)"
+	@echo "make KDIR=/lib/modules/\$$(uname -r)/build   build for your running kernel"
+
+deps:
+	@$(TOP)/scripts/deps $(ARCH)
+
+build: $(DEPS)
+	@mkdir -p $(BUILD)
+	@cd $(TOP) && for s in $(SOURCES); do \
+		mkdir -p $(BUILD)/$$(dirname $$s); \
+		cp -as --remove-destination $(TOP)/$$s $(BUILD)/$$(dirname $$s)/ || exit 1; \
+	done
+	@find $(BUILD) -xtype l -delete
+	+$(KBUILD) M=$(BUILD) modules
+
+module: build
+	@test -n "$(M)" || { echo "usage: make module M=/abs/dir [ARCH=...]" >&2; exit 1; }
+	+$(KBUILD) M=$(abspath $(M)) KBUILD_EXTRA_SYMBOLS=$(BUILD)/Module.symvers \
+		KCPPFLAGS=-I$(TOP)/include modules
+
+unit:
+	@$(MAKE) -s -C $(TOP)/tests/unit O=$(TOP)/build/unit run
+
+check:
+	@$(TOP)/scripts/check
+
+demo: build
+	@$(TOP)/scripts/demo $(ARCH)
+
+lint:
+	@$(TOP)/scripts/lint
+
+clean:
+	rm -rf $(TOP)/build

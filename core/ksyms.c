@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resolution of the unexported kernel symbols listed in ksyms.h.
+ *
+ * kallsyms_lookup_name() is itself unexported since 5.7.  A kprobe on it
+ * reveals its address; the kprobe may sit past the start of the function
+ * (on ppc64le ELFv2 it lands on the ftrace site after the global-entry TOC
+ * setup), so the offset that sprint_symbol() reports is subtracted to get
+ * the callable global entry point.  Everything else is then looked up
+ * through it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+
+#include "internal.h"
+#include "ksyms.h"
+#include "symoff.h"
+
+struct op_ksyms op_ksyms __ro_after_init;
+
+#define OP_KSYM_ENTRY(sym) { #sym, (void **)&op_ksyms.sym },
+
+static const struct op_ksym op_ksym_table[] = {
+	OP_CORE_KSYMS(OP_KSYM_ENTRY)
+	OP_ARCH_KSYMS(OP_KSYM_ENTRY)
+};
+
+static unsigned long find_kallsyms_lookup_name(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned long addr, off, size;
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_warn("cannot find kallsyms_lookup_name: register_kprobe: %d\n", ret);
+		return 0;
+	}
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+
+	sprint_symbol(buf, addr);
+	if (op_symoff_parse(buf, "kallsyms_lookup_name", &off, &size)) {
+		pr_warn("cannot find kallsyms_lookup_name: kprobe at %s\n", buf);
+		return 0;
+	}
+	return addr - off;
+}
+
+/**
+ * op_ksyms_resolve() - look up a table of symbols through kallsyms
+ * @table:	the symbols
+ * @n:		how many
+ *
+ * Every symbol is looked up, and each missing one is named, so that one
+ * load reports everything a kernel lacks.
+ *
+ * Return: 0, or -ENOENT if any symbol is missing.
+ */
+int op_ksyms_resolve(const struct op_ksym *table, unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned long addr = op_ksyms.kallsyms_lookup_name(table[i].name);
+
+		if (!addr) {
+			pr_warn("kernel symbol '%s' not found\n", table[i].name);
+			ret = -ENOENT;
+		}
+		*table[i].slot = (void *)addr;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(op_ksyms_resolve, OPTPROBE_INTERNAL);
+
+/**
+ * op_ksyms_table() - the symbols optprobe resolved at load
+ * @n:	out: the number of entries
+ *
+ * For the test that checks each address against kallsyms' name for it.
+ *
+ * Return: the table.
+ */
+const struct op_ksym *op_ksyms_table(unsigned int *n)
+{
+	*n = ARRAY_SIZE(op_ksym_table);
+	return op_ksym_table;
+}
+EXPORT_SYMBOL_NS_GPL(op_ksyms_table, OPTPROBE_INTERNAL);
+
+int __init op_ksyms_init(void)
+{
+	unsigned long addr = find_kallsyms_lookup_name();
+
+	if (!addr) {
+		pr_warn("kernel symbol 'kallsyms_lookup_name' not found\n");
+		return -ENOENT;
+	}
+	op_ksyms.kallsyms_lookup_name = (typeof(op_ksyms.kallsyms_lookup_name))addr;
+	return op_ksyms_resolve(op_ksym_table, ARRAY_SIZE(op_ksym_table));
+}

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The optimizer's work queue.  Every change of a probe's text (optimizing,
+ * unoptimizing, freeing detours after a grace period) runs as work on this
+ * one ordered queue, so optprobe_sync() only has to drain it.
+ */
+#include <linux/workqueue.h>
+
+#include <optprobe.h>
+
+#include "internal.h"
+
+static struct workqueue_struct *op_optimizer_wq;
+
+void optprobe_sync(void)
+{
+	flush_workqueue(op_optimizer_wq);
+}
+EXPORT_SYMBOL_GPL(optprobe_sync);
+
+int __init op_optimizer_init(void)
+{
+	op_optimizer_wq = alloc_ordered_workqueue("optprobe", 0);
+	return op_optimizer_wq ? 0 : -ENOMEM;
+}
+
+void op_optimizer_exit(void)
+{
+	destroy_workqueue(op_optimizer_wq);
+}
