@@ -12,11 +12,16 @@
  * cannot be resolved: optprobe serializes its own writes, and
  * patch_instruction() is safe against concurrent patchers by itself.
  */
-#define OP_ARCH_KSYMS(X)						\
-	X(patch_instruction)		/* every text write */		\
-	X(emulate_step)			/* trap-mode execution */	\
-	X(__vmalloc_node_range)		/* slot pages within branch range */ \
-	X(alloc_optinsn_page)		/* the kernel's 64 KiB detour area */ \
-	X(free_optinsn_page)
+struct op_arch_ksyms {
+	/* every text write */
+	typeof(op_ptr_to(patch_instruction)) patch_instruction;
+	/* trap-mode execution of the probed instruction */
+	typeof(op_ptr_to(emulate_step)) emulate_step;
+	/* slot pages within branch range of module text */
+	typeof(op_ptr_to(__vmalloc_node_range)) __vmalloc_node_range;
+	/* the kernel's own 64 KiB detour area near kernel text */
+	typeof(op_ptr_to(alloc_optinsn_page)) alloc_optinsn_page;
+	typeof(op_ptr_to(free_optinsn_page)) free_optinsn_page;
+};
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

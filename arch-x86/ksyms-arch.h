@@ -10,17 +10,22 @@
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
 
-#define OP_ARCH_KSYMS(X)						\
-	X(text_poke)			/* single writes: slots, int3 */ \
-	X(text_poke_bp)							\
-	X(text_poke_sync)						\
-	X(text_poke_queue)		/* batched int3-protected patching */ \
-	X(text_poke_finish)						\
-	X(text_mutex)			/* held around every text write */ \
-	X(insn_decode)			/* cross-check of our decoder */ \
-	X(alternatives_text_reserved)	/* addresses owned by alternatives */ \
-	X(static_call_text_reserved)	/* ...by static calls */	\
-	X(set_memory_ro)		/* slot pages: RW -> ROX */	\
-	X(set_memory_x)
+struct op_arch_ksyms {
+	/* text patching, single and batched (int3-protected) */
+	typeof(op_ptr_to(text_poke)) text_poke;
+	typeof(op_ptr_to(text_poke_bp)) text_poke_bp;
+	typeof(op_ptr_to(text_poke_sync)) text_poke_sync;
+	typeof(op_ptr_to(text_poke_queue)) text_poke_queue;
+	typeof(op_ptr_to(text_poke_finish)) text_poke_finish;
+	typeof(op_ptr_to(text_mutex)) text_mutex;
+	/* the kernel's decoder, to cross-check ours */
+	typeof(op_ptr_to(insn_decode)) insn_decode;
+	/* addresses that alternatives and static calls own */
+	typeof(op_ptr_to(alternatives_text_reserved)) alternatives_text_reserved;
+	typeof(op_ptr_to(static_call_text_reserved)) static_call_text_reserved;
+	/* slot pages: RW while filled, then read-only and executable */
+	typeof(op_ptr_to(set_memory_ro)) set_memory_ro;
+	typeof(op_ptr_to(set_memory_x)) set_memory_x;
+};
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

@@ -2,7 +2,8 @@
 /*
  * /sys/kernel/debug/optprobe/: what optprobe holds, for people and tests.
  *
- *   ksyms	one line per resolved kernel symbol: address, name
+ *   ksyms	one line per kernel symbol resolved at load: its name, and
+ *		what kallsyms says is at the address resolved (so name+0x0)
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -14,12 +15,11 @@ struct dentry *op_debugfs_dir;
 
 static int ksyms_show(struct seq_file *m, void *v)
 {
-	const struct op_ksym *table;
-	unsigned int i, n;
+	const struct op_ksym *sym;
+	unsigned int i;
 
-	table = op_ksyms_table(&n);
-	for (i = 0; i < n; i++)
-		seq_printf(m, "%px %s\n", *table[i].slot, table[i].name);
+	for (i = 0; (sym = op_ksym_at(i)); i++)
+		seq_printf(m, "%-28s %pS\n", sym->name, *sym->slot);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ksyms);

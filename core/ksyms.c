@@ -21,12 +21,23 @@
 
 struct op_ksyms op_ksyms __ro_after_init;
 
-#define OP_KSYM_ENTRY(sym) { #sym, (void **)&op_ksyms.sym },
-
-static const struct op_ksym op_ksym_table[] = {
-	OP_CORE_KSYMS(OP_KSYM_ENTRY)
-	OP_ARCH_KSYMS(OP_KSYM_ENTRY)
+static const struct op_ksym op_core_ksym_table[] = {
+	OP_KSYM(kallsyms_lookup_name),
+	OP_KSYM(kallsyms_on_each_symbol),
+	OP_KSYM(core_kernel_text),
+	OP_KSYM(__module_text_address),
+	OP_KSYM(within_kprobe_blacklist),
+	OP_KSYM(get_kprobe),
+	OP_KSYM(jump_label_text_reserved),
+	OP_KSYM(ftrace_location),
+	OP_KSYM(search_exception_tables),
+	OP_KSYM(module_alloc),
+	OP_KSYM(module_memfree),
 };
+
+/* Every member of struct op_ksyms before .arch is a pointer with an entry above. */
+static_assert(ARRAY_SIZE(op_core_ksym_table) * sizeof(void *) ==
+	      offsetof(struct op_ksyms, arch));
 
 static unsigned long find_kallsyms_lookup_name(void)
 {
@@ -80,28 +91,33 @@ int op_ksyms_resolve(const struct op_ksym *table, unsigned int n)
 EXPORT_SYMBOL_NS_GPL(op_ksyms_resolve, OPTPROBE_INTERNAL);
 
 /**
- * op_ksyms_table() - the symbols optprobe resolved at load
- * @n:	out: the number of entries
+ * op_ksym_at() - one of the symbols optprobe resolves at load
+ * @i:	its index, counting the core's symbols, then the arch backend's
  *
- * For the test that checks each address against kallsyms' name for it.
+ * For debugfs, and the test that checks each address against kallsyms.
  *
- * Return: the table.
+ * Return: the entry, or NULL past the last one.
  */
-const struct op_ksym *op_ksyms_table(unsigned int *n)
+const struct op_ksym *op_ksym_at(unsigned int i)
 {
-	*n = ARRAY_SIZE(op_ksym_table);
-	return op_ksym_table;
+	if (i < ARRAY_SIZE(op_core_ksym_table))
+		return &op_core_ksym_table[i];
+	i -= ARRAY_SIZE(op_core_ksym_table);
+	return i < op_arch_ksym_count ? &op_arch_ksym_table[i] : NULL;
 }
-EXPORT_SYMBOL_NS_GPL(op_ksyms_table, OPTPROBE_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(op_ksym_at, OPTPROBE_INTERNAL);
 
 int __init op_ksyms_init(void)
 {
 	unsigned long addr = find_kallsyms_lookup_name();
+	int ret;
 
 	if (!addr) {
 		pr_warn("kernel symbol 'kallsyms_lookup_name' not found\n");
 		return -ENOENT;
 	}
 	op_ksyms.kallsyms_lookup_name = (typeof(op_ksyms.kallsyms_lookup_name))addr;
-	return op_ksyms_resolve(op_ksym_table, ARRAY_SIZE(op_ksym_table));
+	/* Both tables, so that one load names every missing symbol. */
+	ret = op_ksyms_resolve(op_core_ksym_table, ARRAY_SIZE(op_core_ksym_table));
+	return op_ksyms_resolve(op_arch_ksym_table, op_arch_ksym_count) ?: ret;
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kernel symbols that optprobe reaches through kallsyms because they are
- * not exported.  All of them are listed here (core) or in the arch
- * backend's ksyms-arch.h, resolved once at load, and the load fails,
- * naming the symbol, if one is missing.  Nothing else in optprobe calls
- * kallsyms.
+ * not exported.  Every one of them is a member of struct op_ksyms (the
+ * arch backend's in its struct op_arch_ksyms) with a table entry naming it;
+ * all are resolved once at load, and the load fails, naming the symbol,
+ * if one is missing.  Nothing else in optprobe calls kallsyms.
  *
- * Each entry is X(name); the pointer has the type of &name as the kernel
- * headers declare it, so a call through op_ksyms is type-checked exactly
- * like a direct call would be.
+ * Each pointer has the type of &symbol as the kernel headers declare it
+ * (op_ptr_to), so a call through op_ksyms is type-checked like a direct call.
  */
 #ifndef OPTPROBE_KSYMS_H
 #define OPTPROBE_KSYMS_H
@@ -21,38 +20,47 @@
 #include <linux/module.h>
 #include <linux/moduleloader.h>
 
+/* A pointer to @sym; its type is that of &sym as the kernel headers declare it. */
+#define op_ptr_to(sym) (&(sym))
+
 #include "ksyms-arch.h"
 
-#define OP_CORE_KSYMS(X)						\
-	X(kallsyms_lookup_name)		/* found first, through a kprobe */ \
-	X(kallsyms_on_each_symbol)	/* sweeps over kernel functions */ \
-	X(core_kernel_text)		/* address validation */	\
-	X(__module_text_address)					\
-	X(within_kprobe_blacklist)	/* the kernel's kprobe blacklist */ \
-	X(get_kprobe)			/* addresses owned by kprobes */ \
-	X(jump_label_text_reserved)	/* ...by jump labels */		\
-	X(ftrace_location)		/* ...by ftrace */		\
-	X(search_exception_tables)	/* exception-fixup sites */	\
-	X(module_alloc)			/* slots near text */		\
-	X(module_memfree)
-
-#define OP_KSYM_MEMBER(sym) typeof(&sym) sym;
-
 struct op_ksyms {
-	OP_CORE_KSYMS(OP_KSYM_MEMBER)
-	OP_ARCH_KSYMS(OP_KSYM_MEMBER)
+	/* found through a kprobe, then used to find the others */
+	typeof(op_ptr_to(kallsyms_lookup_name)) kallsyms_lookup_name;
+	/* sweeps over every function */
+	typeof(op_ptr_to(kallsyms_on_each_symbol)) kallsyms_on_each_symbol;
+	/* address validation: text, and what other text users own */
+	typeof(op_ptr_to(core_kernel_text)) core_kernel_text;
+	typeof(op_ptr_to(__module_text_address)) __module_text_address;
+	typeof(op_ptr_to(within_kprobe_blacklist)) within_kprobe_blacklist;
+	typeof(op_ptr_to(get_kprobe)) get_kprobe;
+	typeof(op_ptr_to(jump_label_text_reserved)) jump_label_text_reserved;
+	typeof(op_ptr_to(ftrace_location)) ftrace_location;
+	typeof(op_ptr_to(search_exception_tables)) search_exception_tables;
+	/* executable slots near kernel and module text */
+	typeof(op_ptr_to(module_alloc)) module_alloc;
+	typeof(op_ptr_to(module_memfree)) module_memfree;
+	struct op_arch_ksyms arch;
 };
 
 extern struct op_ksyms op_ksyms;
 
-/* One resolvable symbol: its name and where its address goes. */
+/* One symbol to resolve: its name and where its address goes. */
 struct op_ksym {
 	const char *name;
 	void **slot;
 };
 
+#define OP_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.sym }
+#define OP_ARCH_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym }
+
+/* The arch backend's entries, one for each member of struct op_arch_ksyms. */
+extern const struct op_ksym op_arch_ksym_table[];
+extern const unsigned int op_arch_ksym_count;
+
 int op_ksyms_init(void);
 int op_ksyms_resolve(const struct op_ksym *table, unsigned int n);
-const struct op_ksym *op_ksyms_table(unsigned int *n);
+const struct op_ksym *op_ksym_at(unsigned int i);
 
 #endif /* OPTPROBE_KSYMS_H */

@@ -22,21 +22,29 @@ static inline void ktap_start(struct ktap *t, unsigned int plan)
 	pr_info("1..%u\n", plan);
 }
 
-/* Report one case; returns @pass so callers can stop on a failure. */
-#define ktap_check(t, pass, name, fmt, ...)				\
-({									\
-	bool __pass = (pass);						\
-	if (__pass)							\
-		pr_info("ok %u %s\n", (t)->next++, name);		\
-	else {								\
-		(t)->failed++;						\
-		pr_info("not ok %u %s # " fmt "\n", (t)->next++, name,	\
-			##__VA_ARGS__);					\
-	}								\
-	__pass;								\
-})
+/* Report one case; the reason is printed only on failure.  Returns @pass. */
+static inline __printf(4, 5)
+bool ktap_check(struct ktap *t, bool pass, const char *name, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
 
-#define ktap_skip(t, name, reason)					\
-	pr_info("ok %u %s # SKIP %s\n", (t)->next++, name, reason)
+	if (pass) {
+		pr_info("ok %u %s\n", t->next++, name);
+		return true;
+	}
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_info("not ok %u %s # %pV\n", t->next++, name, &vaf);
+	va_end(args);
+	t->failed++;
+	return false;
+}
+
+static inline void ktap_skip(struct ktap *t, const char *name, const char *reason)
+{
+	pr_info("ok %u %s # SKIP %s\n", t->next++, name, reason);
+}
 
 #endif /* OPTPROBE_KTAP_H */

@@ -38,16 +38,16 @@ int main(void)
 {
 	unsigned int i;
 
-	UNIT_PLAN(sizeof(cases) / sizeof(cases[0]));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	unit_plan(ARRAY_SIZE(cases));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct symoff_case *c = &cases[i];
 		unsigned long off = ~0UL, size = ~0UL;
 		int ret = op_symoff_parse(c->s, c->name, &off, &size);
 		char name[128];
 
 		snprintf(name, sizeof(name), "symoff \"%s\"", c->s);
-		UNIT_CHECK(ret == c->ret && (ret || (off == c->off && size == c->size)),
+		unit_check(ret == c->ret && (ret || (off == c->off && size == c->size)),
 			   name, "got %d off %#lx size %#lx", ret, off, size);
 	}
-	UNIT_EXIT();
+	return unit_status();
 }

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/* powerpc64le symbols reached through kallsyms; see core/ksyms.h. */
+#include <linux/build_bug.h>
+
+#include "ksyms.h"
+
+const struct op_ksym op_arch_ksym_table[] = {
+	OP_ARCH_KSYM(patch_instruction),
+	OP_ARCH_KSYM(emulate_step),
+	OP_ARCH_KSYM(__vmalloc_node_range),
+	OP_ARCH_KSYM(alloc_optinsn_page),
+	OP_ARCH_KSYM(free_optinsn_page),
+};
+
+/* Every member of struct op_arch_ksyms is a pointer with an entry above. */
+static_assert(ARRAY_SIZE(op_arch_ksym_table) * sizeof(void *) ==
+	      sizeof(struct op_arch_ksyms));
+
+const unsigned int op_arch_ksym_count = ARRAY_SIZE(op_arch_ksym_table);
