@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * optprobe's kallsyms resolution, checked on every leg of the matrix:
- * each resolved address is the one kallsyms names, calling a resolved
- * function works, and a missing symbol is refused by name.
+ * optprobe's load, checked on every leg of the matrix: each kernel symbol
+ * resolved through kallsyms is the one kallsyms names, calling a resolved
+ * function works, a missing symbol is refused by name, and the debugfs
+ * directory is there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 
@@ -69,14 +71,24 @@ static void check_missing(struct ktap *t)
 		   "resolve returned %d", ret);
 }
 
+static void check_debugfs(struct ktap *t)
+{
+	struct dentry *dir = debugfs_lookup("optprobe", NULL);
+
+	ktap_check(t, !IS_ERR_OR_NULL(dir), "debugfs_dir_exists",
+		   "no /sys/kernel/debug/optprobe");
+	dput(dir);
+}
+
 static int __init test_ksyms_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, count_ksyms() + 2);
+	ktap_start(&t, count_ksyms() + 3);
 	check_names(&t);
 	check_call(&t);
 	check_missing(&t);
+	check_debugfs(&t);
 	return 0;
 }
 
