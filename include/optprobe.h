@@ -5,18 +5,229 @@
  * The only header probe modules include.  Build a probe module with
  * "make module M=/path/to/it" from the optprobe tree; it links against
  * optprobe.ko's exports.
+ *
+ * A probe is a struct optprobe naming an instruction in kernel or module
+ * text and the handlers to run when that instruction is reached.  Every
+ * probe starts as a breakpoint; optprobe upgrades it (boosting, jump
+ * optimization, ftrace at function entry) where that is safe, and
+ * optprobe_mode() and optprobe_reason() tell what it became and why.
+ *
+ * What handlers see, in every mode:
+ *  - in a pre_handler, instruction_pointer(regs) is the probed address;
+ *  - in a post_handler, it is the address of the instruction that runs
+ *    next: the one after the probed instruction, or the branch target if
+ *    the probed instruction branched;
+ *  - at a function's entry (symbol + 0), the argument registers and the
+ *    stack pointer are those of the call (x86_64: di, si, dx, ...; sp
+ *    pointing at the return address.  ppc64le: gpr[3..], gpr[1], and the
+ *    link register holding the return address).
+ * Handlers run with preemption disabled, possibly in NMI context, and must
+ * not sleep.
  */
 #ifndef _OPTPROBE_H
 #define _OPTPROBE_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct optprobe;
+struct optprobe_site;
+struct pt_regs;
+
+/**
+ * typedef optprobe_pre_handler_t - runs before the probed instruction
+ * @p:		the probe that was hit
+ * @regs:	the registers at the probed instruction
+ *
+ * Return: 0 to let the probed instruction run; 1 if the handler set the
+ * instruction pointer in @regs (instruction_pointer_set()) and execution
+ * must resume there instead, with all other registers as the handler left
+ * them.  At a function's entry, redirecting to another function with the
+ * same prototype overrides the function.  When a pre_handler returns 1,
+ * the probed instruction does not run, and no post_handler and no later
+ * pre_handler on the same address is called for that hit.
+ */
+typedef int (*optprobe_pre_handler_t)(struct optprobe *p, struct pt_regs *regs);
+
+/**
+ * typedef optprobe_post_handler_t - runs after the probed instruction
+ * @p:		the probe that was hit
+ * @regs:	the registers after the probed instruction ran
+ */
+typedef void (*optprobe_post_handler_t)(struct optprobe *p, struct pt_regs *regs);
+
+/**
+ * enum optprobe_mode - how a probe is armed
+ * @OPTPROBE_MODE_TRAP:	breakpoint; the probed instruction is run out of
+ *			line or emulated
+ * @OPTPROBE_MODE_BOOSTED: breakpoint; the copied instruction is followed by
+ *			a jump back, so there is no second trap
+ * @OPTPROBE_MODE_OPTIMIZED: jump or branch to a detour; no trap at all
+ * @OPTPROBE_MODE_FTRACE: a function-entry site driven through ftrace
+ * @OPTPROBE_MODE_DISABLED: registered but disarmed (optprobe_disable(), or
+ *			everything disarmed through debugfs)
+ * @OPTPROBE_MODE_GONE:	the module holding the probed address was unloaded;
+ *			the probe never fires again
+ */
+enum optprobe_mode {
+	OPTPROBE_MODE_TRAP,
+	OPTPROBE_MODE_BOOSTED,
+	OPTPROBE_MODE_OPTIMIZED,
+	OPTPROBE_MODE_FTRACE,
+	OPTPROBE_MODE_DISABLED,
+	OPTPROBE_MODE_GONE,
+};
+
+/* Register disarmed; optprobe_enable() arms it. */
+#define OPTPROBE_F_DISABLED	0x1
+/* Never jump-optimize or boost this probe. */
+#define OPTPROBE_F_NOOPT	0x2
+
+/**
+ * struct optprobe - a probe
+ * @symbol:	symbol to probe, or NULL to use @addr
+ * @offset:	byte offset from @symbol (or from @addr)
+ * @addr:	in: the address when @symbol is NULL; out: the probed address
+ * @pre_handler: runs before the probed instruction; may be NULL
+ * @post_handler: runs after it; may be NULL, but not both handlers
+ * @flags:	OPTPROBE_F_*
+ * @nmissed:	hits whose handlers were skipped because an optprobe handler
+ *		was already running on that CPU
+ * @list:	private: in the site's probes, in registration order
+ * @site:	private: the probed site; NULL while not registered
+ * @nhit:	private: hits whose handlers ran
+ * @disabled:	private: disarmed by optprobe_disable()
+ *
+ * Callers zero-initialise the struct and fill in the fields before @list.
+ * @symbol + 0 is the function's entry, as with the kernel's kprobes: the
+ * fentry site on x86_64, the mprofile-kernel ftrace site past the global
+ * entry's TOC setup on ppc64le.
+ */
+struct optprobe {
+	const char *symbol;
+	unsigned int offset;
+	void *addr;
+	optprobe_pre_handler_t pre_handler;
+	optprobe_post_handler_t post_handler;
+	unsigned int flags;
+	unsigned long nmissed;
+	/* private to optprobe from here on; callers zero-initialise the struct */
+	struct list_head list;
+	struct optprobe_site *site;
+	unsigned long nhit;
+	bool disabled;
+};
+
+/**
+ * optprobe_register() - arm a probe
+ * @p:	the probe, zero-initialised apart from its public fields
+ *
+ * After optprobe_register() returns 0, @p is armed (unless
+ * OPTPROBE_F_DISABLED) and fires on every CPU.  Several probes on one
+ * address share one armed site; their handlers run in registration order.
+ * On failure, one pr_warn line names the probe and nothing is left armed.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or
+ *  * -EINVAL: no handler; @symbol and @addr both or neither given; the
+ *    address is not kernel or module text; or it is blacklisted (optprobe
+ *    itself, the kernel's kprobe blacklist and entry/noinstr text,
+ *    exception-fixup sites, module init text) or the instruction there
+ *    cannot be probed;
+ *  * -ENOENT: unknown @symbol;
+ *  * -EILSEQ: not an instruction boundary (decoded from the function's
+ *    start; on powerpc also the second word of a prefixed instruction);
+ *  * -EEXIST: @p is already registered;
+ *  * -EBUSY: another text-patching user owns the address (a kprobe of the
+ *    kernel's, a jump label, a static call, an alternative);
+ *  * -ENOMEM.
+ */
+int optprobe_register(struct optprobe *p);
+
+/**
+ * optprobe_unregister() - disarm and forget a probe
+ * @p:	a registered probe (an unknown one is refused with a pr_warn line)
+ *
+ * When it returns, no handler of @p is running or will run, and @p may be
+ * freed or reused.  Other probes on the same address keep firing.  Safe on
+ * a probe whose module is gone.
+ *
+ * Context: process context; sleeps for a grace period.
+ */
+void optprobe_unregister(struct optprobe *p);
+
+/**
+ * optprobe_register_many() - register several probes, all or nothing
+ * @ps:	the probes
+ * @n:	how many
+ *
+ * Context: process context; may sleep.
+ * Return: 0 when all are registered; otherwise the first error as for
+ * optprobe_register(), with none of them left registered.
+ */
+int optprobe_register_many(struct optprobe **ps, unsigned int n);
+
+/**
+ * optprobe_unregister_many() - unregister several probes
+ * @ps:	the probes
+ * @n:	how many
+ *
+ * As optprobe_unregister() for each, waiting one grace period for all.
+ *
+ * Context: process context; sleeps for a grace period.
+ */
+void optprobe_unregister_many(struct optprobe **ps, unsigned int n);
+
+/**
+ * optprobe_enable() - re-arm a disabled probe
+ * @p:	a registered probe
+ *
+ * Takes effect on return; the probe keeps its place among the probes on
+ * its address.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @p is not registered; -ENOENT if its module is
+ * gone.
+ */
+int optprobe_enable(struct optprobe *p);
+
+/**
+ * optprobe_disable() - disarm a probe without unregistering it
+ * @p:	a registered probe
+ *
+ * When it returns, @p's handlers no longer run for new hits.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @p is not registered; -ENOENT if its module is
+ * gone.
+ */
+int optprobe_disable(struct optprobe *p);
+
+/**
+ * optprobe_mode() - how a probe is armed now
+ * @p:	a registered probe
+ *
+ * Return: the mode; OPTPROBE_MODE_DISABLED for a probe that is not armed.
+ */
+enum optprobe_mode optprobe_mode(const struct optprobe *p);
+
+/**
+ * optprobe_reason() - why a probe is not optimized
+ * @p:	a registered probe
+ *
+ * Return: a human-readable reason, "" when the probe is optimized.  The
+ * string is static; it stays valid after the probe is unregistered.
+ */
+const char *optprobe_reason(const struct optprobe *p);
 
 /**
  * optprobe_sync() - wait for optprobe's pending text changes
  *
  * Optimizing and unoptimizing probes is done asynchronously, in batches.
  * optprobe_sync() returns once all such work queued before the call has
- * completed.  It may sleep.
+ * completed.
  *
- * Context: process context.
+ * Context: process context; may sleep.
  */
 void optprobe_sync(void);
 

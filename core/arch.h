@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interface between optprobe's core and an arch backend (arch-x86/,
+ * arch-powerpc/).
+ *
+ * The core owns policy: which addresses may be probed, which probes share
+ * a site, when a site is armed, grace periods, slots' lifetime.  The
+ * backend owns instruction bytes: decoding, what a slot holds, the trap
+ * handler, writing text.  The core never reads instruction bytes; the
+ * backend never decides whether a probe should be armed.
+ *
+ * Unless noted, the core calls the backend in process context with
+ * op_mutex held.
+ */
+#ifndef OPTPROBE_ARCH_H
+#define OPTPROBE_ARCH_H
+
+#include <linux/types.h>
+
+#include "site.h"
+
+/* Load and unload: hook and unhook the breakpoint trap. */
+int op_arch_init(void);
+void op_arch_exit(void);
+
+/*
+ * op_arch_local_entry() - where @func's body starts for a probe on
+ * "@func + 0" when the function has no ftrace site: @func itself on x86,
+ * the ELFv2 local entry point on ppc64le.
+ */
+unsigned long op_arch_local_entry(unsigned long func);
+
+/*
+ * op_arch_check_insn() - may @addr, inside the function [@func, @func +
+ * @size), be probed?  Decodes from @func (reading past other probes'
+ * breakpoints to the original bytes) and checks what the backend knows
+ * about: -EILSEQ if @addr is not an instruction boundary, -EBUSY if an
+ * arch-specific text user owns it (alternatives, static calls), -EINVAL
+ * if the instruction can never be probed, with @reason set.
+ */
+int op_arch_check_insn(unsigned long func, unsigned long size,
+		       unsigned long addr, const char **reason);
+
+/*
+ * op_arch_prepare() - set up @site->arch for a breakpoint on site->addr:
+ * copy the original instruction, choose emulation or out-of-line
+ * execution, and for the latter fill a slot (op_slot_alloc()).  Returns 0
+ * or a negative errno with site->reason set.  The site is not armed yet.
+ */
+int op_arch_prepare(struct op_site *site);
+
+/*
+ * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr /
+ * put the original instruction back.  On return every CPU sees the new
+ * text.
+ */
+void op_arch_arm(struct op_site *site);
+void op_arch_disarm(struct op_site *site);
+
+/*
+ * Slot pages: executable pages that hold out-of-line copies of probed
+ * instructions.  op_arch_slot_page_alloc() returns one usable for
+ * instructions at @near (in reach of its relative operands), RW mappings
+ * not required: slots are written with op_arch_slot_write(), through the
+ * kernel's own text patching.  Freed only after the grace period.
+ */
+void *op_arch_slot_page_alloc(unsigned long near);
+void op_arch_slot_page_free(void *page);
+void op_arch_slot_write(void *dst, const void *src, size_t len);
+
+/* Bytes per slot; a power of two dividing PAGE_SIZE. */
+#define OP_SLOT_SIZE	OP_ARCH_SLOT_SIZE
+
+#endif /* OPTPROBE_ARCH_H */

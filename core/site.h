@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A site: one probed address and everything optprobe keeps for it.  All
+ * probes on an address share its site (aggregation).
+ *
+ * Writers hold op_mutex.  The hit path finds sites and walks their probes
+ * under RCU (sched-RCU: trap handlers and ftrace callbacks run with
+ * preemption disabled) and takes no lock.
+ */
+#ifndef OPTPROBE_SITE_H
+#define OPTPROBE_SITE_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+#include <optprobe.h>
+
+#include "site-arch.h"
+
+struct module;
+struct pt_regs;
+
+struct op_site {
+	unsigned long addr;
+	struct hlist_node hash;		/* in op_sites, while live */
+	struct list_head probes;	/* struct optprobe, registration order */
+	struct module *mod;		/* holding the address; NULL: kernel core */
+	enum optprobe_mode mode;	/* TRAP, BOOSTED, OPTIMIZED or FTRACE */
+	const char *reason;		/* why not optimized; "" when it is */
+	unsigned int nr_enabled;	/* probes not disabled */
+	bool armed;
+	bool gone;			/* its module was unloaded */
+	void *slot;			/* out-of-line copy, or NULL */
+	struct list_head release;	/* on a list of sites to free */
+	struct op_arch_site arch;
+};
+
+extern struct mutex op_mutex;
+
+/* The hit path: call with preemption disabled. */
+struct op_site *op_site_lookup(unsigned long addr);
+int op_dispatch_pre(struct op_site *site, struct pt_regs *regs);
+void op_dispatch_post(struct op_site *site, struct pt_regs *regs);
+
+/*
+ * Slots, for the backends: op_slot_alloc() gives @site an OP_SLOT_SIZE
+ * slot in reach of site->addr (site->slot); op_slot_owner() finds, on the
+ * hit path, the site whose slot holds @addr.
+ */
+int op_slot_alloc(struct op_site *site);
+struct op_site *op_slot_owner(unsigned long addr);
+
+#endif /* OPTPROBE_SITE_H */
