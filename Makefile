@@ -20,12 +20,13 @@ endif
 
 # KDIR=/lib/modules/$(uname -r)/build builds for a kernel of your own;
 # without it, against Debian's headers fetched into .cache/ARCH/.
+# BUILD=/abs/dir builds elsewhere than build/ARCH (for parallel builds).
 ifeq ($(KDIR),)
-BUILD := $(TOP)/build/$(ARCH)
+BUILD ?= $(TOP)/build/$(ARCH)
 KDIR_OF = $$(. $(CACHE)/$(ARCH)/env && echo "$$KDIR")
 DEPS := deps
 else
-BUILD := $(TOP)/build/kdir-$(ARCH)
+BUILD ?= $(TOP)/build/kdir-$(ARCH)
 KDIR_OF = $(KDIR)
 DEPS :=
 endif
