@@ -5,6 +5,7 @@
 
 #include <linux/memory.h>
 #include <linux/static_call.h>
+#include <linux/vmalloc.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
 #include <asm/set_memory.h>
@@ -26,6 +27,8 @@ struct op_arch_ksyms {
 	/* slot pages: RW while filled, then read-only and executable */
 	typeof(op_ptr_to(set_memory_ro)) set_memory_ro;
 	typeof(op_ptr_to(set_memory_x)) set_memory_x;
+	/* to have vfree() reset a slot page's permissions */
+	typeof(op_ptr_to(find_vm_area)) find_vm_area;
 };
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

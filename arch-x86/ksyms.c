@@ -16,6 +16,7 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(static_call_text_reserved),
 	OP_ARCH_KSYM(set_memory_ro),
 	OP_ARCH_KSYM(set_memory_x),
+	OP_ARCH_KSYM(find_vm_area),
 };
 
 /* Every member of struct op_arch_ksyms is a pointer with an entry above. */

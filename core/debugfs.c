@@ -2,16 +2,38 @@
 /*
  * /sys/kernel/debug/optprobe/: what optprobe holds, for people and tests.
  *
+ *   list	one line per probe: address, symbol+offset, mode, hits,
+ *		nmissed, reason it is not optimized
+ *   enabled	1/0: arm or disarm every probe (each keeps its own state)
+ *   optimize	1/0: the global jump-optimization switch
+ *   slots	one line per slot page: address, size, slots used/total
  *   ksyms	one line per kernel symbol resolved at load: its name, and
  *		what kallsyms says is at the address resolved (so name+0x0)
  */
 #include <linux/debugfs.h>
+#include <linux/kstrtox.h>
 #include <linux/seq_file.h>
 
 #include "internal.h"
 #include "ksyms.h"
 
-struct dentry *op_debugfs_dir;
+static struct dentry *op_debugfs_dir;
+
+static int list_show(struct seq_file *m, void *v)
+{
+	op_probes_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(list);
+
+static int slots_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&op_mutex);
+	op_slots_show(m);
+	mutex_unlock(&op_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(slots);
 
 static int ksyms_show(struct seq_file *m, void *v)
 {
@@ -24,11 +46,63 @@ static int ksyms_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(ksyms);
 
+/* A boolean file: reads "0\n" or "1\n", takes anything kstrtobool does. */
+struct op_switch {
+	bool (*get)(void);
+	void (*set)(bool on);
+};
+
+static const struct op_switch op_enabled_switch = {
+	.get = op_get_all_enabled,
+	.set = op_set_all_enabled,
+};
+
+static const struct op_switch op_optimize_switch = {
+	.get = op_optimize_enabled,
+	.set = op_set_optimize,
+};
+
+static ssize_t switch_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+{
+	const struct op_switch *sw = file->private_data;
+	char val[2] = { sw->get() ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(buf, count, ppos, val, sizeof(val));
+}
+
+static ssize_t switch_write(struct file *file, const char __user *buf, size_t count,
+			    loff_t *ppos)
+{
+	const struct op_switch *sw = file->private_data;
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(buf, count, &on);
+	if (ret)
+		return ret;
+	sw->set(on);
+	return count;
+}
+
+static const struct file_operations switch_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = switch_read,
+	.write = switch_write,
+	.llseek = default_llseek,
+};
+
 int __init op_debugfs_init(void)
 {
 	op_debugfs_dir = debugfs_create_dir("optprobe", NULL);
 	if (IS_ERR(op_debugfs_dir))
 		return PTR_ERR(op_debugfs_dir);
+	debugfs_create_file("list", 0400, op_debugfs_dir, NULL, &list_fops);
+	debugfs_create_file("enabled", 0600, op_debugfs_dir, (void *)&op_enabled_switch,
+			    &switch_fops);
+	debugfs_create_file("optimize", 0600, op_debugfs_dir, (void *)&op_optimize_switch,
+			    &switch_fops);
+	debugfs_create_file("slots", 0400, op_debugfs_dir, NULL, &slots_fops);
 	debugfs_create_file("ksyms", 0400, op_debugfs_dir, NULL, &ksyms_fops);
 	return 0;
 }

@@ -5,13 +5,40 @@
 
 #include <linux/dcache.h>
 #include <linux/init.h>
+#include <linux/seq_file.h>
 
-extern struct dentry *op_debugfs_dir;
+#include "site.h"
 
-int op_debugfs_init(void);
-void op_debugfs_exit(void);
+struct module;
 
+/* registry.c */
+void op_quiesce(bool slots);
+void op_site_free_unused(struct op_site *site);
+void op_set_all_enabled(bool enabled);
+bool op_get_all_enabled(void);
+void op_sites_gone(struct module *mod);
+void op_probes_show(struct seq_file *m);
+
+/* slots.c */
+void op_slots_release(struct list_head *sites);
+void op_slots_show(struct seq_file *m);
+
+/* ftrace.c: sites at a function's ftrace call site */
+int op_ftrace_arm(struct op_site *site);
+void op_ftrace_disarm(struct op_site *site);
+
+/* optimizer.c */
 int op_optimizer_init(void);
 void op_optimizer_exit(void);
+void op_set_optimize(bool optimize);
+bool op_optimize_enabled(void);
+
+/* module.c */
+int op_module_init(void);
+void op_module_exit(void);
+
+/* debugfs.c */
+int op_debugfs_init(void);
+void op_debugfs_exit(void);
 
 #endif /* OPTPROBE_INTERNAL_H */

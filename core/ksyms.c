@@ -24,6 +24,7 @@ struct op_ksyms op_ksyms __ro_after_init;
 static const struct op_ksym op_core_ksym_table[] = {
 	OP_KSYM(kallsyms_lookup_name),
 	OP_KSYM(kallsyms_on_each_symbol),
+	OP_KSYM(kallsyms_lookup_size_offset),
 	OP_KSYM(core_kernel_text),
 	OP_KSYM(__module_text_address),
 	OP_KSYM(within_kprobe_blacklist),

@@ -30,6 +30,8 @@ struct op_ksyms {
 	typeof(op_ptr_to(kallsyms_lookup_name)) kallsyms_lookup_name;
 	/* sweeps over every function */
 	typeof(op_ptr_to(kallsyms_on_each_symbol)) kallsyms_on_each_symbol;
+	/* the function around an address, to decode from its start */
+	typeof(op_ptr_to(kallsyms_lookup_size_offset)) kallsyms_lookup_size_offset;
 	/* address validation: text, and what other text users own */
 	typeof(op_ptr_to(core_kernel_text)) core_kernel_text;
 	typeof(op_ptr_to(__module_text_address)) __module_text_address;

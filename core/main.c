@@ -10,6 +10,7 @@
 
 #include <linux/module.h>
 
+#include "arch.h"
 #include "internal.h"
 #include "ksyms.h"
 
@@ -23,20 +24,33 @@ static int __init optprobe_init(void)
 	ret = op_optimizer_init();
 	if (ret)
 		return ret;
-	ret = op_debugfs_init();
+	ret = op_arch_init();
 	if (ret)
 		goto out_optimizer;
+	ret = op_module_init();
+	if (ret)
+		goto out_arch;
+	ret = op_debugfs_init();
+	if (ret)
+		goto out_module;
 	pr_info("loaded\n");
 	return 0;
 
+out_module:
+	op_module_exit();
+out_arch:
+	op_arch_exit();
 out_optimizer:
 	op_optimizer_exit();
 	return ret;
 }
 
+/* Probe modules hold references to optprobe: no probe is left here. */
 static void __exit optprobe_exit(void)
 {
 	op_debugfs_exit();
+	op_module_exit();
+	op_arch_exit();
 	op_optimizer_exit();
 }
 

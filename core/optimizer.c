@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The optimizer's work queue.  Every change of a probe's text (optimizing,
- * unoptimizing, freeing detours after a grace period) runs as work on this
- * one ordered queue, so optprobe_sync() only has to drain it.
+ * The optimizer's work queue and switch.  Every change of a probe's text
+ * that is done in the background (optimizing, unoptimizing, freeing
+ * detours after a grace period) runs as work on this one ordered queue, so
+ * optprobe_sync() only has to drain it.  The switch (debugfs "optimize")
+ * is the equivalent of the kernel's debug.kprobes-optimization.
  */
 #include <linux/workqueue.h>
 
@@ -11,12 +13,23 @@
 #include "internal.h"
 
 static struct workqueue_struct *op_optimizer_wq;
+static bool op_optimize = true;
 
 void optprobe_sync(void)
 {
 	flush_workqueue(op_optimizer_wq);
 }
 EXPORT_SYMBOL_GPL(optprobe_sync);
+
+void op_set_optimize(bool optimize)
+{
+	WRITE_ONCE(op_optimize, optimize);
+}
+
+bool op_optimize_enabled(void)
+{
+	return READ_ONCE(op_optimize);
+}
 
 int __init op_optimizer_init(void)
 {

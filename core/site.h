@@ -25,6 +25,7 @@ struct pt_regs;
 struct op_site {
 	unsigned long addr;
 	struct hlist_node hash;		/* in op_sites, while live */
+	struct list_head all;		/* in op_all_sites, until freed */
 	struct list_head probes;	/* struct optprobe, registration order */
 	struct module *mod;		/* holding the address; NULL: kernel core */
 	enum optprobe_mode mode;	/* TRAP, BOOSTED, OPTIMIZED or FTRACE */
@@ -38,6 +39,12 @@ struct op_site {
 };
 
 extern struct mutex op_mutex;
+
+/* The public struct names the site with an opaque type. */
+static inline struct op_site *op_site_of(const struct optprobe *p)
+{
+	return (struct op_site *)READ_ONCE(p->site);
+}
 
 /* The hit path: call with preemption disabled. */
 struct op_site *op_site_lookup(unsigned long addr);

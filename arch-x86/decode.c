@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Instruction checks for x86_64 probes: is an address an instruction
+ * boundary, and can the instruction there be probed, and how.
+ *
+ * Decoding uses the kernel's own decoder (insn_decode()), walking from the
+ * start of the function, and reads through breakpoints of optprobe's and
+ * of the kernel's kprobes to the bytes they replaced.
+ */
+#include <linux/kprobes.h>
+#include <linux/uaccess.h>
+#include <asm/text-patching.h>
+
+#include "arch.h"
+#include "ksyms.h"
+
+/*
+ * The original bytes at @addr: an int3 planted by optprobe or by the
+ * kernel's kprobes stands for the first byte of the instruction it covers.
+ */
+static int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
+{
+	struct op_site *site;
+	struct kprobe *kp;
+	size_t i;
+
+	if (copy_from_kernel_nofault(buf, (void *)addr, len))
+		return -EFAULT;
+	for (i = 0; i < len; i++) {
+		if (buf[i] != INT3_INSN_OPCODE)
+			continue;
+		site = op_site_lookup(addr + i);
+		if (site && site->mode != OPTPROBE_MODE_FTRACE) {
+			buf[i] = site->arch.insn[0];
+			continue;
+		}
+		rcu_read_lock();
+		kp = op_ksyms.get_kprobe((void *)(addr + i));
+		if (kp)
+			buf[i] = kp->opcode;
+		rcu_read_unlock();
+	}
+	return 0;
+}
+
+static int op_x86_decode(unsigned long addr, unsigned long end, struct insn *insn, u8 *buf)
+{
+	size_t len = min_t(unsigned long, MAX_INSN_SIZE, end - addr);
+
+	if (op_x86_read_original(addr, buf, len))
+		return -EFAULT;
+	return op_ksyms.arch.insn_decode(insn, buf, len, INSN_MODE_KERN);
+}
+
+/* Instructions that cannot run from a slot and are not emulated. */
+static const char *op_x86_refusal(const struct insn *insn)
+{
+	u8 op0 = insn->opcode.bytes[0], op1 = insn->opcode.bytes[1];
+	u8 reg = X86_MODRM_REG(insn->modrm.bytes[0]);
+
+	switch (op0) {
+	case 0xcc:	/* int3: padding, or another debugger's breakpoint */
+	case 0xcd:	/* int n */
+	case 0xce:	/* into */
+	case 0xcf:	/* iret */
+		return "interrupt or interrupt return";
+	case 0xc2:	/* ret imm16 */
+	case 0xca:	/* far ret */
+	case 0xcb:
+	case 0xea:	/* far jmp */
+	case 0x9a:	/* far call */
+		return "far or stack-adjusting return/jump";
+	case 0xe0 ... 0xe3:	/* loop, jrcxz: rel8 with a register condition */
+		return "loop/jrcxz";
+	case 0xf4:
+		return "hlt";
+	case 0xff:	/* indirect call/jmp, near and far */
+		if (reg >= 2 && reg <= 5)
+			return "indirect jump or call";
+		break;
+	case 0xc7:	/* xbegin: relative fallback address */
+		if (insn->modrm.bytes[0] == 0xf8)
+			return "xbegin";
+		break;
+	case 0x0f:
+		switch (op1) {
+		case 0x0b:	/* ud2: BUG() sites are found by address */
+		case 0xb9:	/* ud1 */
+		case 0xff:	/* ud0 */
+			return "undefined instruction (a BUG site)";
+		case 0x05:	/* syscall, sysret, sysenter, sysexit */
+		case 0x07:
+		case 0x34:
+		case 0x35:
+			return "system call or return";
+		}
+		break;
+	}
+	return NULL;
+}
+
+/* How the instruction runs: emulated in the handler, or from a slot. */
+static void op_x86_classify(const struct insn *insn, unsigned long addr,
+			    struct op_arch_site *arch)
+{
+	u8 op0 = insn->opcode.bytes[0], op1 = insn->opcode.bytes[1];
+	unsigned long next = addr + insn->length;
+
+	arch->emulation = OP_X86_OUT_OF_LINE;
+	if (op0 == 0xeb || op0 == 0xe9) {
+		arch->emulation = OP_X86_JMP;
+	} else if (op0 == 0xe8) {
+		arch->emulation = OP_X86_CALL;
+	} else if (op0 == 0xc3) {
+		arch->emulation = OP_X86_RET;
+	} else if ((op0 & 0xf0) == 0x70) {
+		arch->emulation = OP_X86_JCC;
+		arch->cc = op0 & 0xf;
+	} else if (op0 == 0x0f && (op1 & 0xf0) == 0x80) {
+		arch->emulation = OP_X86_JCC;
+		arch->cc = op1 & 0xf;
+	}
+	if (arch->emulation != OP_X86_OUT_OF_LINE && arch->emulation != OP_X86_RET)
+		arch->target = next + insn->immediate.value;
+}
+
+unsigned long op_arch_local_entry(unsigned long func)
+{
+	return func;
+}
+
+int op_arch_check_insn(unsigned long func, unsigned long size,
+		       unsigned long addr, const char **reason)
+{
+	unsigned long end = func + size, pos = func;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+	void *last;
+
+	while (pos < addr) {
+		if (op_x86_decode(pos, end, &insn, buf)) {
+			*reason = "undecodable instruction before it in the function";
+			return -EILSEQ;
+		}
+		pos += insn.length;
+	}
+	if (pos != addr) {
+		*reason = "not an instruction boundary";
+		return -EILSEQ;
+	}
+	if (op_x86_decode(addr, end, &insn, buf)) {
+		*reason = "undecodable instruction";
+		return -EINVAL;
+	}
+	last = (void *)addr + insn.length - 1;
+	if (op_ksyms.arch.alternatives_text_reserved((void *)addr, last)) {
+		*reason = "an alternative is there";
+		return -EBUSY;
+	}
+	if (op_ksyms.arch.static_call_text_reserved((void *)addr, last)) {
+		*reason = "a static call is there";
+		return -EBUSY;
+	}
+	*reason = op_x86_refusal(&insn);
+	return *reason ? -EINVAL : 0;
+}
+
+/* A RIP-relative operand of a copy at @slot must reach what @addr's did. */
+static int op_x86_fixup_riprel(struct insn *insn, unsigned long addr, unsigned long slot,
+			       u8 *copy)
+{
+	s64 disp;
+	s32 disp32;
+
+	if (!insn->modrm.nbytes || X86_MODRM_MOD(insn->modrm.bytes[0]) != 0 ||
+	    X86_MODRM_RM(insn->modrm.bytes[0]) != 5)
+		return 0;
+	disp = (s64)insn->displacement.value + (s64)(addr - slot);
+	if (disp != (s32)disp)
+		return -ERANGE;
+	disp32 = disp;
+	memcpy(copy + insn_offset_displacement(insn), &disp32, sizeof(disp32));
+	return 0;
+}
+
+int op_arch_prepare(struct op_site *site)
+{
+	struct op_arch_site *arch = &site->arch;
+	u8 copy[MAX_INSN_SIZE + INT3_INSN_SIZE];
+	struct insn insn;
+	int ret;
+
+	ret = op_x86_decode(site->addr, site->addr + MAX_INSN_SIZE, &insn, arch->insn);
+	if (ret) {
+		site->reason = "undecodable instruction";
+		return -EINVAL;
+	}
+	arch->len = insn.length;
+	op_x86_classify(&insn, site->addr, arch);
+	if (arch->emulation != OP_X86_OUT_OF_LINE)
+		return 0;
+
+	ret = op_slot_alloc(site);
+	if (ret)
+		return ret;
+	memcpy(copy, arch->insn, arch->len);
+	if (op_x86_fixup_riprel(&insn, site->addr, (unsigned long)site->slot, copy)) {
+		site->reason = "RIP-relative operand out of reach of the slot";
+		return -EINVAL;
+	}
+	copy[arch->len] = INT3_INSN_OPCODE;
+	op_arch_slot_write(site->slot, copy, arch->len + INT3_INSN_SIZE);
+	return 0;
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing text on x86_64: only through the kernel's text_poke(), under the
+ * kernel's text_mutex, followed by text_poke_sync() so that every CPU
+ * serializes before it could execute the new bytes.  Slot pages are
+ * module_alloc() memory (within rel32 reach of all kernel and module
+ * text), read-only and executable once allocated.
+ */
+#include <linux/memory.h>
+#include <linux/mm.h>
+#include <linux/moduleloader.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <asm/set_memory.h>
+#include <asm/text-patching.h>
+
+#include "arch.h"
+#include "ksyms.h"
+
+static void op_x86_poke(void *addr, const void *bytes, size_t len)
+{
+	mutex_lock(op_ksyms.arch.text_mutex);
+	op_ksyms.arch.text_poke(addr, bytes, len);
+	op_ksyms.arch.text_poke_sync();
+	mutex_unlock(op_ksyms.arch.text_mutex);
+}
+
+void op_arch_arm(struct op_site *site)
+{
+	static const u8 int3 = INT3_INSN_OPCODE;
+
+	op_x86_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
+}
+
+void op_arch_disarm(struct op_site *site)
+{
+	op_x86_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
+}
+
+void op_arch_slot_write(void *dst, const void *src, size_t len)
+{
+	op_x86_poke(dst, src, len);
+}
+
+void *op_arch_slot_page_alloc(unsigned long near)
+{
+	void *page = op_ksyms.module_alloc(PAGE_SIZE);
+	struct vm_struct *area;
+
+	if (!page)
+		return NULL;
+	/* vfree() must restore the direct map that set_memory_ro() changes */
+	area = op_ksyms.arch.find_vm_area(page);
+	area->flags |= VM_FLUSH_RESET_PERMS;
+	/* unused slot bytes trap */
+	memset(page, INT3_INSN_OPCODE, PAGE_SIZE);
+	/* read-only first, then executable: never writable and executable */
+	op_ksyms.arch.set_memory_ro((unsigned long)page, 1);
+	op_ksyms.arch.set_memory_x((unsigned long)page, 1);
+	return page;
+}
+
+void op_arch_slot_page_free(void *page)
+{
+	op_ksyms.module_memfree(page);
+}

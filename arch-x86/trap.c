@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86_64 breakpoint: an int3 on the probed instruction.
+ *
+ * The kernel's int3 handler (in NMI-like context) offers a kernel-mode
+ * int3 to its text-poke and kprobes handlers, then to the die notifier
+ * chain as DIE_INT3, where optprobe takes it.  regs->ip is then just past
+ * the int3.  Two int3s are ours:
+ *
+ *   site->addr	  the probe: run the pre handlers with ip = the probed
+ *		  address, then emulate the instruction (relative jmp, jcc,
+ *		  call, ret) and run the post handlers, or send the CPU to
+ *		  the slot holding a copy of it;
+ *   slot + len	  the int3 after the copy: the instruction ran; resume after
+ *		  the original and run the post handlers.
+ *
+ * Nothing is kept per CPU between the two: the slot names its site, so a
+ * task may be preempted or migrate while it runs the copy.  A breakpoint
+ * removed while a CPU was trapping on it is retried by the kernel's own
+ * kprobes handler, which finds the original instruction back in place.
+ */
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <asm/text-patching.h>
+
+#include "arch.h"
+
+static void op_x86_run(struct op_site *site, struct pt_regs *regs)
+{
+	const struct op_arch_site *arch = &site->arch;
+	unsigned long next = site->addr + arch->len;
+
+	switch (arch->emulation) {
+	case OP_X86_OUT_OF_LINE:
+		regs->ip = (unsigned long)site->slot;
+		return;
+	case OP_X86_JMP:
+		int3_emulate_jmp(regs, arch->target);
+		break;
+	case OP_X86_JCC:
+		int3_emulate_jcc(regs, arch->cc, next, arch->target - next);
+		break;
+	case OP_X86_CALL:
+		/* the int3 entry code leaves a gap below the stack for this push */
+		int3_emulate_push(regs, next);
+		int3_emulate_jmp(regs, arch->target);
+		break;
+	case OP_X86_RET:
+		int3_emulate_ret(regs);
+		break;
+	}
+	op_dispatch_post(site, regs);
+}
+
+static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct pt_regs *regs = ((struct die_args *)data)->regs;
+	unsigned long addr = regs->ip - INT3_INSN_SIZE;
+	struct op_site *site;
+
+	if (val != DIE_INT3 || user_mode(regs))
+		return NOTIFY_DONE;
+
+	site = op_site_lookup(addr);
+	if (site) {
+		regs->ip = addr;
+		if (!op_dispatch_pre(site, regs))
+			op_x86_run(site, regs);
+		return NOTIFY_STOP;
+	}
+
+	site = op_slot_owner(addr);
+	if (site && addr == (unsigned long)site->slot + site->arch.len) {
+		regs->ip = site->addr + site->arch.len;
+		op_dispatch_post(site, regs);
+		return NOTIFY_STOP;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block op_x86_int3_nb = {
+	.notifier_call = op_x86_int3,
+};
+
+int __init op_arch_init(void)
+{
+	return register_die_notifier(&op_x86_int3_nb);
+}
+
+void op_arch_exit(void)
+{
+	unregister_die_notifier(&op_x86_int3_nb);
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sites on a function's ftrace call site (x86_64 fentry, ppc64le
+ * mprofile-kernel): driven through the kernel's exported ftrace API rather
+ * than a breakpoint, since ftrace owns that text.
+ *
+ * One ftrace_ops serves every such site; its filter holds their addresses.
+ * It saves full registers and may modify the instruction pointer, so that
+ * handlers see the same pt_regs as from a breakpoint and a pre handler can
+ * redirect the call (function override).
+ */
+#include <linux/ftrace.h>
+#include <linux/trace_recursion.h>
+
+#include "internal.h"
+
+/*
+ * ftrace passes the call site's address as @ip; on return it resumes at
+ * the instruction pointer in @fregs, which it set to the instruction after
+ * the call site.
+ */
+static void op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long next = ip + MCOUNT_INSN_SIZE;
+	struct op_site *site;
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	preempt_disable_notrace();
+	site = op_site_lookup(ip);
+	if (site && regs) {
+		/* as at a breakpoint: the pre handler sees the probed address */
+		instruction_pointer_set(regs, ip);
+		if (!op_dispatch_pre(site, regs)) {
+			instruction_pointer_set(regs, next);
+			op_dispatch_post(site, regs);
+			instruction_pointer_set(regs, next);
+		}
+	}
+	preempt_enable_notrace();
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct ftrace_ops op_ftrace_ops = {
+	.func = op_ftrace_handler,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+};
+
+/* Armed ftrace sites; op_ftrace_ops is registered while there are any. */
+static unsigned int op_ftrace_sites;
+
+/**
+ * op_ftrace_arm() - start calling a site's handlers from its ftrace site
+ * @site:	the site, at an ftrace call site
+ *
+ * Context: op_mutex held.
+ * Return: 0, or ftrace's error (e.g. -EBUSY: another user modifies the
+ * instruction pointer of this function).
+ */
+int op_ftrace_arm(struct op_site *site)
+{
+	int ret;
+
+	lockdep_assert_held(&op_mutex);
+	ret = ftrace_set_filter_ip(&op_ftrace_ops, site->addr, 0, 0);
+	if (ret)
+		return ret;
+	if (!op_ftrace_sites) {
+		ret = register_ftrace_function(&op_ftrace_ops);
+		if (ret) {
+			ftrace_set_filter_ip(&op_ftrace_ops, site->addr, 1, 0);
+			return ret;
+		}
+	}
+	op_ftrace_sites++;
+	return 0;
+}
+
+/**
+ * op_ftrace_disarm() - stop calling a site's handlers
+ * @site:	an armed ftrace site
+ *
+ * Context: op_mutex held.
+ */
+void op_ftrace_disarm(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	/* Unregister before the filter empties: an empty filter traces every function. */
+	if (op_ftrace_sites == 1)
+		unregister_ftrace_function(&op_ftrace_ops);
+	ftrace_set_filter_ip(&op_ftrace_ops, site->addr, 1, 0);
+	op_ftrace_sites--;
+}
