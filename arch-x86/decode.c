@@ -8,6 +8,7 @@
  * of the kernel's kprobes to the bytes they replaced.
  */
 #include <linux/kprobes.h>
+#include <linux/memory.h>
 #include <linux/uaccess.h>
 #include <asm/text-patching.h>
 
@@ -74,6 +75,10 @@ static const char *op_x86_refusal(const struct insn *insn)
 		return "loop/jrcxz";
 	case 0xf4:
 		return "hlt";
+	case 0xfb:	/* sti: its one-instruction interrupt shadow would be lost */
+		return "sti";
+	case 0x8e:	/* mov to a segment register; to ss opens a shadow too */
+		return "mov to a segment register";
 	case 0xff:	/* indirect call/jmp, near and far */
 		if (reg >= 2 && reg <= 5)
 			return "indirect jump or call";
@@ -129,10 +134,37 @@ unsigned long op_arch_local_entry(unsigned long func)
 	return func;
 }
 
-int op_arch_check_insn(unsigned long func, unsigned long size,
-		       unsigned long addr, const char **reason)
+/*
+ * The kernel's jump-optimized kprobes replace up to MAX_INSN_SIZE + 4 bytes
+ * from their address with a jmp: an address that close after a kprobe may
+ * be inside its jmp, or become so.
+ */
+#define OP_X86_KPROBE_REACH	(MAX_INSN_SIZE + JMP32_INSN_SIZE - 1)
+
+/* Is there a kernel kprobe in [start, end)? */
+static bool op_x86_kprobe_in(unsigned long start, unsigned long end)
 {
-	unsigned long end = func + size, pos = func;
+	unsigned long a;
+	bool found = false;
+
+	rcu_read_lock();
+	for (a = start; a < end && !found; a++)
+		found = op_ksyms.get_kprobe((void *)a);
+	rcu_read_unlock();
+	return found;
+}
+
+/* ...that is, or could become, a jmp over [addr, addr + len)? */
+static bool op_x86_near_kprobe(unsigned long addr, unsigned int len)
+{
+	return op_x86_kprobe_in(addr - OP_X86_KPROBE_REACH, addr + len);
+}
+
+/* Called with text_mutex held, so no text_poke_bp() int3 is in the way. */
+static int op_x86_check_insn(unsigned long func, unsigned long end,
+			     unsigned long addr, const char **reason)
+{
+	unsigned long pos = func;
 	u8 buf[MAX_INSN_SIZE];
 	struct insn insn;
 	void *last;
@@ -141,6 +173,11 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 		if (op_x86_decode(pos, end, &insn, buf)) {
 			*reason = "undecodable instruction before it in the function";
 			return -EILSEQ;
+		}
+		/* bytes under an optimized kprobe's jmp cannot be decoded */
+		if (buf[0] == JMP32_INSN_OPCODE && op_x86_kprobe_in(pos, pos + 1)) {
+			*reason = "an optimized kprobe of the kernel's precedes it";
+			return -EBUSY;
 		}
 		pos += insn.length;
 	}
@@ -161,8 +198,36 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 		*reason = "a static call is there";
 		return -EBUSY;
 	}
+	if (op_x86_near_kprobe(addr, insn.length)) {
+		*reason = "a kprobe of the kernel's covers it";
+		return -EBUSY;
+	}
 	*reason = op_x86_refusal(&insn);
 	return *reason ? -EINVAL : 0;
+}
+
+int op_arch_check_insn(unsigned long func, unsigned long size,
+		       unsigned long addr, const char **reason)
+{
+	int ret;
+
+	mutex_lock(op_ksyms.arch.text_mutex);
+	ret = op_x86_check_insn(func, func + size, addr, reason);
+	mutex_unlock(op_ksyms.arch.text_mutex);
+	return ret;
+}
+
+/*
+ * Arming, with text_mutex held: the instruction must still be the one
+ * prepared, and no kernel kprobe may have arrived over or just before it.
+ */
+bool op_x86_may_arm(const struct op_site *site)
+{
+	u8 now;
+
+	if (copy_from_kernel_nofault(&now, (void *)site->addr, 1) || now != site->arch.insn[0])
+		return false;
+	return !op_x86_near_kprobe(site->addr, site->arch.len);
 }
 
 /* A RIP-relative operand of a copy at @slot must reach what @addr's did. */

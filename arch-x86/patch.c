@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 #include <linux/moduleloader.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
@@ -17,29 +18,43 @@
 #include "arch.h"
 #include "ksyms.h"
 
+/* With text_mutex held. */
 static void op_x86_poke(void *addr, const void *bytes, size_t len)
 {
-	mutex_lock(op_ksyms.arch.text_mutex);
 	op_ksyms.arch.text_poke(addr, bytes, len);
 	op_ksyms.arch.text_poke_sync();
-	mutex_unlock(op_ksyms.arch.text_mutex);
 }
 
-void op_arch_arm(struct op_site *site)
+int op_arch_arm(struct op_site *site)
 {
 	static const u8 int3 = INT3_INSN_OPCODE;
+	int ret = -EBUSY;
 
-	op_x86_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
+	mutex_lock(op_ksyms.arch.text_mutex);
+	if (op_x86_may_arm(site)) {
+		op_x86_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
+		ret = 0;
+	}
+	mutex_unlock(op_ksyms.arch.text_mutex);
+	return ret;
 }
 
 void op_arch_disarm(struct op_site *site)
 {
-	op_x86_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
+	u8 now;
+
+	mutex_lock(op_ksyms.arch.text_mutex);
+	/* only our own int3 goes: nobody else may write over it meanwhile */
+	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE)
+		op_x86_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
+	mutex_unlock(op_ksyms.arch.text_mutex);
 }
 
 void op_arch_slot_write(void *dst, const void *src, size_t len)
 {
+	mutex_lock(op_ksyms.arch.text_mutex);
 	op_x86_poke(dst, src, len);
+	mutex_unlock(op_ksyms.arch.text_mutex);
 }
 
 void *op_arch_slot_page_alloc(unsigned long near)

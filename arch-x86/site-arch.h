@@ -31,4 +31,9 @@ struct op_arch_site {
 	unsigned long target;		/* of a jmp, jcc or call */
 };
 
+struct op_site;
+
+/* decode.c, for patch.c */
+bool op_x86_may_arm(const struct op_site *site);
+
 #endif /* OPTPROBE_SITE_ARCH_H */

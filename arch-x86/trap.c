@@ -20,6 +20,7 @@
  * kprobes handler, which finds the original instruction back in place.
  */
 #include <linux/kdebug.h>
+#include <linux/kprobes.h>
 #include <linux/notifier.h>
 #include <asm/text-patching.h>
 
@@ -52,6 +53,8 @@ static void op_x86_run(struct op_site *site, struct pt_regs *regs)
 	op_dispatch_post(site, regs);
 }
 
+NOKPROBE_SYMBOL(op_x86_run);
+
 static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct pt_regs *regs = ((struct die_args *)data)->regs;
@@ -62,7 +65,7 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 		return NOTIFY_DONE;
 
 	site = op_site_lookup(addr);
-	if (site) {
+	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
 		regs->ip = addr;
 		if (!op_dispatch_pre(site, regs))
 			op_x86_run(site, regs);
@@ -78,9 +81,29 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 	return NOTIFY_DONE;
 }
 
+NOKPROBE_SYMBOL(op_x86_int3);
+
+/*
+ * First in the chain but for the hardware-breakpoint notifier (registered
+ * at boot with the same priority): whatever runs before it must be in the
+ * blacklist.
+ */
 static struct notifier_block op_x86_int3_nb = {
 	.notifier_call = op_x86_int3,
+	.priority = INT_MAX,
 };
+
+const struct op_blacklist_entry op_arch_blacklist[] = {
+	/* the die chain's notifiers that may run first (CONFIG_MMIOTRACE) */
+	{ "kmmio_die_notifier", NULL, true },
+	/* trampolines that static_call_update() rewrites */
+	{ "__static_call_text_start", "__static_call_text_end", false },
+	/* call sites inside ftrace's trampolines that ftrace rewrites */
+	{ "ftrace_caller", "ftrace_caller_end", false },
+	{ "ftrace_regs_caller", "ftrace_regs_caller_end", false },
+};
+
+const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
 
 int __init op_arch_init(void)
 {

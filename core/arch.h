@@ -24,6 +24,21 @@ int op_arch_init(void);
 void op_arch_exit(void);
 
 /*
+ * Ranges of text the backend adds to optprobe's blacklist (see
+ * core/blacklist.c): arch code on the hit path before the recursion guard,
+ * and text other users rewrite.  At most OP_ARCH_BLACKLIST_MAX entries.
+ */
+struct op_blacklist_entry {
+	const char *start;	/* symbol */
+	const char *end;	/* symbol ending the range, or NULL: the function */
+	bool optional;		/* absent when a kernel feature is configured out */
+};
+
+#define OP_ARCH_BLACKLIST_MAX	8
+extern const struct op_blacklist_entry op_arch_blacklist[];
+extern const unsigned int op_arch_blacklist_count;
+
+/*
  * op_arch_local_entry() - where @func's body starts for a probe on
  * "@func + 0" when the function has no ftrace site: @func itself on x86,
  * the ELFv2 local entry point on ppc64le.
@@ -52,9 +67,11 @@ int op_arch_prepare(struct op_site *site);
 /*
  * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr /
  * put the original instruction back.  On return every CPU sees the new
- * text.
+ * text.  Arming checks again, under the kernel's text lock, that the
+ * original instruction is still there and that no kernel kprobe has
+ * appeared over it since op_arch_check_insn(): -EBUSY if not.
  */
-void op_arch_arm(struct op_site *site);
+int op_arch_arm(struct op_site *site);
 void op_arch_disarm(struct op_site *site);
 
 /*

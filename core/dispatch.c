@@ -17,6 +17,7 @@
  * miss is not counted twice.
  */
 #include <linux/atomic.h>
+#include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
 
@@ -35,6 +36,23 @@ static void op_count(unsigned long *counter)
 }
 
 /**
+ * op_dispatch_missed() - count a hit whose handlers are skipped
+ * @site:	the site hit
+ *
+ * Context: preemption disabled, possibly NMI.
+ */
+void op_dispatch_missed(struct op_site *site)
+{
+	struct optprobe *p;
+
+	list_for_each_entry_rcu(p, &site->probes, list)
+		if (!READ_ONCE(p->disabled))
+			op_count(&p->nmissed);
+}
+
+NOKPROBE_SYMBOL(op_dispatch_missed);
+
+/**
  * op_dispatch_pre() - run the pre handlers of a hit site
  * @site:	the site hit
  * @regs:	registers at the probed instruction; the instruction pointer
@@ -50,9 +68,7 @@ int op_dispatch_pre(struct op_site *site, struct pt_regs *regs)
 	int redirected = 0;
 
 	if (__this_cpu_read(op_in_handler)) {
-		list_for_each_entry_rcu(p, &site->probes, list)
-			if (!READ_ONCE(p->disabled))
-				op_count(&p->nmissed);
+		op_dispatch_missed(site);
 		return 0;
 	}
 
@@ -69,6 +85,8 @@ int op_dispatch_pre(struct op_site *site, struct pt_regs *regs)
 	__this_cpu_write(op_in_handler, false);
 	return redirected;
 }
+
+NOKPROBE_SYMBOL(op_dispatch_pre);
 
 /**
  * op_dispatch_post() - run the post handlers of a hit site
@@ -91,3 +109,5 @@ void op_dispatch_post(struct op_site *site, struct pt_regs *regs)
 			p->post_handler(p, regs);
 	__this_cpu_write(op_in_handler, false);
 }
+
+NOKPROBE_SYMBOL(op_dispatch_post);

@@ -10,6 +10,7 @@
  * redirect the call (function override).
  */
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/trace_recursion.h>
 
 #include "internal.h"
@@ -27,11 +28,15 @@ static void op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct op_site *site;
 	int bit;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
 	preempt_disable_notrace();
 	site = op_site_lookup(ip);
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		if (site)
+			op_dispatch_missed(site);
+		preempt_enable_notrace();
+		return;
+	}
 	if (site && regs) {
 		/* as at a breakpoint: the pre handler sees the probed address */
 		instruction_pointer_set(regs, ip);
@@ -41,13 +46,19 @@ static void op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			instruction_pointer_set(regs, next);
 		}
 	}
-	preempt_enable_notrace();
 	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 
+NOKPROBE_SYMBOL(op_ftrace_handler);
+
+/*
+ * FL_RCU: not called where RCU is not watching (idle), so that the grace
+ * periods of op_quiesce() cover every running handler.
+ */
 static struct ftrace_ops op_ftrace_ops = {
 	.func = op_ftrace_handler,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_RCU,
 };
 
 /* Armed ftrace sites; op_ftrace_ops is registered while there are any. */
@@ -94,4 +105,10 @@ void op_ftrace_disarm(struct op_site *site)
 		unregister_ftrace_function(&op_ftrace_ops);
 	ftrace_set_filter_ip(&op_ftrace_ops, site->addr, 1, 0);
 	op_ftrace_sites--;
+}
+
+/* At unload, when no site is armed: free the filter's hash. */
+void op_ftrace_exit(void)
+{
+	ftrace_free_filter(&op_ftrace_ops);
 }

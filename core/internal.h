@@ -7,6 +7,7 @@
 #include <linux/init.h>
 #include <linux/seq_file.h>
 
+#include "arch.h"
 #include "site.h"
 
 struct module;
@@ -19,6 +20,10 @@ bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod);
 void op_probes_show(struct seq_file *m);
 
+/* blacklist.c */
+int op_blacklist_init(void);
+const char *op_blacklisted(unsigned long addr);
+
 /* slots.c */
 void op_slots_release(struct list_head *sites);
 void op_slots_show(struct seq_file *m);
@@ -26,6 +31,7 @@ void op_slots_show(struct seq_file *m);
 /* ftrace.c: sites at a function's ftrace call site */
 int op_ftrace_arm(struct op_site *site);
 void op_ftrace_disarm(struct op_site *site);
+void op_ftrace_exit(void);
 
 /* optimizer.c */
 int op_optimizer_init(void);

@@ -21,6 +21,9 @@ static int __init optprobe_init(void)
 	ret = op_ksyms_init();
 	if (ret)
 		return ret;
+	ret = op_blacklist_init();
+	if (ret)
+		return ret;
 	ret = op_optimizer_init();
 	if (ret)
 		return ret;
@@ -51,6 +54,7 @@ static void __exit optprobe_exit(void)
 	op_debugfs_exit();
 	op_module_exit();
 	op_arch_exit();
+	op_ftrace_exit();
 	op_optimizer_exit();
 }
 

@@ -18,6 +18,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -41,6 +42,8 @@ struct op_site *op_site_lookup(unsigned long addr)
 			return site;
 	return NULL;
 }
+
+NOKPROBE_SYMBOL(op_site_lookup);
 
 /*
  * Wait until nothing can still use what was just unhashed or disarmed:
@@ -68,7 +71,7 @@ static int op_site_update(struct op_site *site)
 		else
 			op_ftrace_disarm(site);
 	} else if (want) {
-		op_arch_arm(site);
+		ret = op_arch_arm(site);
 	} else {
 		op_arch_disarm(site);
 	}
@@ -137,6 +140,10 @@ static int op_check_address(unsigned long addr, struct module **mod, const char 
 
 	if (op_ksyms.within_kprobe_blacklist(addr)) {
 		*why = "blacklisted (the kernel's kprobe blacklist, entry or noinstr text)";
+		return -EINVAL;
+	}
+	if (op_blacklisted(addr)) {
+		*why = "blacklisted (optprobe's hit path, or text others rewrite)";
 		return -EINVAL;
 	}
 	if (op_ksyms.search_exception_tables(addr)) {
@@ -257,17 +264,18 @@ static int op_register_locked(struct optprobe *p)
 		site->nr_enabled++;
 	ret = op_site_update(site);
 	if (ret) {
-		/* nothing was armed, so nothing can have seen p or the new site */
-		why = "ftrace refused the function";
+		why = ret == -EBUSY ? "another text user took the address" : "cannot arm it";
 		list_del_rcu(&p->list);
 		if (!p->disabled)
 			site->nr_enabled--;
 		if (new) {
 			hash_del_rcu(&new->hash);
 			list_del(&new->all);
-			synchronize_rcu();	/* for hash walks passing by */
-			op_site_free_unused(new);
 		}
+		/* for hits on the site's other probes and hash walks passing by */
+		synchronize_rcu();
+		if (new)
+			op_site_free_unused(new);
 		goto fail;
 	}
 	p->addr = (void *)addr;
@@ -279,7 +287,11 @@ fail:
 	return ret;
 }
 
-/* Take @p off its site; a site left without probes goes onto @release. */
+/*
+ * Take @p off its site; a site left without probes goes onto @release.
+ * @p's addr goes back to what the caller gave, so that @p can be
+ * registered again as it was.
+ */
 static void op_unregister_locked(struct optprobe *p, struct list_head *release)
 {
 	struct op_site *site = op_site_of(p);
@@ -295,6 +307,7 @@ static void op_unregister_locked(struct optprobe *p, struct list_head *release)
 		op_site_update(site);
 	}
 	WRITE_ONCE(p->site, NULL);
+	p->addr = p->symbol ? NULL : p->addr - p->offset;
 	if (list_empty(&site->probes)) {
 		if (!site->gone)
 			hash_del_rcu(&site->hash);

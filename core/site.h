@@ -49,6 +49,7 @@ static inline struct op_site *op_site_of(const struct optprobe *p)
 /* The hit path: call with preemption disabled. */
 struct op_site *op_site_lookup(unsigned long addr);
 int op_dispatch_pre(struct op_site *site, struct pt_regs *regs);
+void op_dispatch_missed(struct op_site *site);
 void op_dispatch_post(struct op_site *site, struct pt_regs *regs);
 
 /*

@@ -15,6 +15,7 @@
  * left and one more RCU grace period has passed for lookups walking the
  * page list.  Writers hold op_mutex.
  */
+#include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -43,6 +44,8 @@ static struct op_slot_page *op_slot_page_of(unsigned long addr)
 			return page;
 	return NULL;
 }
+
+NOKPROBE_SYMBOL(op_slot_page_of);
 
 static struct op_slot_page *op_slot_page_new(unsigned long near)
 {
@@ -103,6 +106,8 @@ struct op_site *op_slot_owner(unsigned long addr)
 		return NULL;
 	return READ_ONCE(page->owner[(addr - (unsigned long)page->text) / OP_SLOT_SIZE]);
 }
+
+NOKPROBE_SYMBOL(op_slot_owner);
 
 /**
  * op_slots_release() - free the slots of sites no task can be inside
