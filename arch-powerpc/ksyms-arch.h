@@ -5,6 +5,7 @@
 
 #include <linux/vmalloc.h>
 #include <asm/code-patching.h>
+#include <asm/set_memory.h>
 #include <asm/sstep.h>
 
 /*
@@ -15,6 +16,8 @@
 struct op_arch_ksyms {
 	/* every text write */
 	typeof(op_ptr_to(patch_instruction)) patch_instruction;
+	/* slot pages read-only and executable (set_memory_ro/x are inlines over it) */
+	typeof(op_ptr_to(change_memory_attr)) change_memory_attr;
 	/* trap-mode execution of the probed instruction */
 	typeof(op_ptr_to(emulate_step)) emulate_step;
 	/* slot pages within branch range of module text */

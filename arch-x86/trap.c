@@ -78,6 +78,16 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 		op_dispatch_post(site, regs);
 		return NOTIFY_STOP;
 	}
+
+	/*
+	 * text_poke_sync() keeps a site hashed until every CPU trapping on
+	 * its int3 has left this handler; should the int3 be gone anyway,
+	 * retry the original instruction rather than pass the trap on.
+	 */
+	if (*(u8 *)addr != INT3_INSN_OPCODE) {
+		regs->ip = addr;
+		return NOTIFY_STOP;
+	}
 	return NOTIFY_DONE;
 }
 

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Instruction checks for powerpc64le probes: is an address an instruction
+ * boundary, and can the instruction there be probed.
+ *
+ * An instruction is one word, or two for a prefixed instruction (ISA 3.1,
+ * primary opcode 1), so boundaries are found by walking the words from the
+ * start of the function.  Breakpoints of optprobe's and of the kernel's
+ * kprobes are read through to the instruction they replaced.
+ */
+#include <linux/kprobes.h>
+#include <linux/uaccess.h>
+#include <asm/code-patching.h>
+#include <asm/cpu_has_feature.h>
+#include <asm/inst.h>
+#include <asm/probes.h>
+
+#include "arch.h"
+#include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
+
+/* The original word at @addr: a breakpoint stands for the word it replaced. */
+static int op_ppc_read_word(unsigned long addr, u32 *word)
+{
+	struct op_site *site;
+	struct kprobe *kp;
+
+	if (copy_from_kernel_nofault(word, (void *)addr, sizeof(*word)))
+		return -EFAULT;
+	if (*word != BREAKPOINT_INSTRUCTION)
+		return 0;
+	site = op_site_lookup(addr);
+	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
+		*word = ppc_inst_val(site->arch.insn);
+		return 0;
+	}
+	rcu_read_lock();
+	kp = op_ksyms.get_kprobe((void *)addr);
+	if (kp)
+		*word = kp->opcode;
+	rcu_read_unlock();
+	return 0;
+}
+
+/* The original instruction at @addr, with its suffix if it is prefixed. */
+static int op_ppc_read_insn(unsigned long addr, ppc_inst_t *insn)
+{
+	u32 prefix, suffix;
+
+	if (op_ppc_read_word(addr, &prefix))
+		return -EFAULT;
+	if (get_op(prefix) != OP_PREFIX) {
+		*insn = ppc_inst(prefix);
+		return 0;
+	}
+	if (op_ppc_read_word(addr + 4, &suffix))
+		return -EFAULT;
+	*insn = ppc_inst_prefix(prefix, suffix);
+	return 0;
+}
+
+/* Why @insn can never be probed, or NULL if it can. */
+static const char *op_ppc_refusal(ppc_inst_t insn)
+{
+	struct pt_regs regs = { .msr = MSR_KERNEL };
+	u32 word = ppc_inst_val(insn);
+	struct instruction_op op;
+	int ret;
+
+	if (is_trap(word))
+		return "trap (a BUG or WARN site, or another debugger's breakpoint)";
+	/* the kernel's own list, which its kprobes refuse too */
+	if (!can_single_step(word))
+		return "system call, interrupt return, power saving or mtmsr[d]";
+	/* this kernel's analyse_instr() decodes them on any CPU */
+	if (ppc_inst_prefixed(insn) && !cpu_has_feature(CPU_FTR_ARCH_31))
+		return "a prefixed instruction, which this CPU does not have";
+	/* what is asked of analyse_instr() here does not depend on the registers */
+	ret = analyse_instr(&op, &regs, insn);
+	if (ret < 0)
+		return "an instruction the kernel must not step";
+	/*
+	 * Every branch emulate_step() knows, it emulates; the ones it does
+	 * not (bctar, rfebb) would leave the slot without reaching the trap
+	 * after the copy.
+	 */
+	if (get_op(word) == OP_19 && ret == 0)
+		return "a branch emulate_step() cannot emulate";
+	/*
+	 * The 8LS and MLS prefixed forms (prefix types 0 and 2) with R set
+	 * address relative to the instruction: a copy in a slot would not.
+	 */
+	if (ppc_inst_prefixed(insn) && !(word & (1 << 24)) && GET_PREFIX_R(word))
+		return "a pc-relative prefixed instruction";
+	return NULL;
+}
+
+/*
+ * An ELFv2 function's global entry sets up the TOC pointer for callers
+ * that do not share it: "addis r2,r12,hi; addi r2,r2,lo" (or "lis r2,hi"
+ * when the linker made it absolute).  The local entry follows.
+ */
+unsigned long op_arch_local_entry(unsigned long func)
+{
+	u32 hi, lo;
+
+	if (op_ppc_read_word(func, &hi) || op_ppc_read_word(func + 4, &lo))
+		return func;
+	if (((hi & OP_RT_RA_MASK) == ADDIS_R2_R12 || (hi & OP_RT_RA_MASK) == LIS_R2) &&
+	    (lo & OP_RT_RA_MASK) == ADDI_R2_R2)
+		return func + 8;
+	return func;
+}
+
+int op_arch_check_insn(unsigned long func, unsigned long size,
+		       unsigned long addr, const char **reason)
+{
+	unsigned long pos = func;
+	ppc_inst_t insn;
+
+	if (addr & 3) {
+		*reason = "not word-aligned";
+		return -EILSEQ;
+	}
+	while (pos < addr) {
+		if (op_ppc_read_insn(pos, &insn)) {
+			*reason = "unreadable text before it in the function";
+			return -EILSEQ;
+		}
+		pos += ppc_inst_len(insn);
+	}
+	if (pos != addr) {
+		*reason = "the second word of a prefixed instruction";
+		return -EILSEQ;
+	}
+	if (op_ppc_read_insn(addr, &insn)) {
+		*reason = "unreadable instruction";
+		return -EINVAL;
+	}
+	*reason = op_ppc_refusal(insn);
+	return *reason ? -EINVAL : 0;
+}
+
+/*
+ * Every site gets a slot holding [instruction][trap], whether or not
+ * emulate_step() will decline it: that depends on the registers at the
+ * hit (a load's address, MSR[FP] for a floating-point load, ...).
+ */
+int op_arch_prepare(struct op_site *site)
+{
+	u32 copy[OP_ARCH_SLOT_SIZE / sizeof(u32)];
+	unsigned int len;
+	int ret;
+
+	if (op_ppc_read_insn(site->addr, &site->arch.insn)) {
+		site->reason = "unreadable instruction";
+		return -EINVAL;
+	}
+	ret = op_slot_alloc(site);
+	if (ret) {
+		site->reason = "out of memory for a slot";
+		return ret;
+	}
+	len = ppc_inst_len(site->arch.insn);
+	copy[0] = ppc_inst_val(site->arch.insn);
+	copy[1] = ppc_inst_suffix(site->arch.insn);
+	copy[len / sizeof(u32)] = BREAKPOINT_INSTRUCTION;
+	op_arch_slot_write(site->slot, copy, len + sizeof(u32));
+	return 0;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The powerpc64le breakpoint: a "trap" word on the probed instruction.
+ *
+ * A trap in kernel mode raises a program check; program_check_exception()
+ * offers it to the kernel's kprobes (kprobe_handler()), which declines a
+ * "trap" where it has no kprobe, and then to the die notifier chain as
+ * DIE_BPT, where optprobe takes it.  regs->nip is the trap's address, and
+ * interrupts are soft-masked.  Two traps are ours:
+ *
+ *   site->addr	  the probe: run the pre handlers, then emulate the
+ *		  instruction (emulate_step()) and run the post handlers, or
+ *		  send the CPU to the slot holding a copy of it;
+ *   slot + len	  the trap after the copy: the instruction ran; resume after
+ *		  the original and run the post handlers.
+ *
+ * Nothing is kept per CPU between the two: the slot names its site, so an
+ * interrupt may come, and probes may hit, while a CPU runs the copy.
+ *
+ * A trap that another CPU removes while this one takes it is retried:
+ * kprobe_handler() does so when it finds the original back in place, and
+ * so does op_ppc_trap() for a site unhashed after kprobe_handler() looked.
+ */
+#include <linux/kdebug.h>
+#include <linux/kprobes.h>
+#include <linux/notifier.h>
+#include <linux/uaccess.h>
+#include <asm/inst.h>
+#include <asm/probes.h>
+
+#include "arch.h"
+#include "ksyms.h"
+
+/* Run the probed instruction: emulated here, or from the slot. */
+static void op_ppc_run(struct op_site *site, struct pt_regs *regs)
+{
+	/*
+	 * emulate_step() may decline a load or store (a fault, MSR[FP] off
+	 * for a floating-point one, ...) or an instruction it does not know;
+	 * the copy in the slot runs it then.  It never declines a branch
+	 * that op_arch_check_insn() accepts, so a copy never branches away
+	 * from the trap after it.
+	 */
+	if (op_ksyms.arch.emulate_step(regs, site->arch.insn) > 0)
+		op_dispatch_post(site, regs);
+	else
+		regs_set_return_ip(regs, (unsigned long)site->slot);
+}
+
+NOKPROBE_SYMBOL(op_ppc_run);
+
+static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct pt_regs *regs = ((struct die_args *)data)->regs;
+	unsigned long addr = regs->nip;
+	struct op_site *site;
+	unsigned int len;
+	u32 word;
+
+	if (val != DIE_BPT || user_mode(regs))
+		return NOTIFY_DONE;
+
+	site = op_site_lookup(addr);
+	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
+		if (!op_dispatch_pre(site, regs))
+			op_ppc_run(site, regs);
+		return NOTIFY_STOP;
+	}
+
+	site = op_slot_owner(addr);
+	if (site) {
+		len = ppc_inst_len(site->arch.insn);
+		if (addr != (unsigned long)site->slot + len)
+			return NOTIFY_DONE;
+		regs_set_return_ip(regs, site->addr + len);
+		op_dispatch_post(site, regs);
+		return NOTIFY_STOP;
+	}
+
+	/*
+	 * A site is disarmed before it is unhashed, and patch_instruction()
+	 * ends in a sync: a site gone since kprobe_handler() read the trap
+	 * has its original back, and the CPU retries that.
+	 */
+	smp_rmb();
+	if (get_kernel_nofault(word, (u32 *)addr) || is_trap(word))
+		return NOTIFY_DONE;
+	return NOTIFY_STOP;
+}
+
+NOKPROBE_SYMBOL(op_ppc_trap);
+
+/*
+ * First in the chain but for the notifiers registered at boot with the
+ * same priority (hw_breakpoint's, kprobes' own), which the kernel's kprobe
+ * blacklist covers.
+ */
+static struct notifier_block op_ppc_trap_nb = {
+	.notifier_call = op_ppc_trap,
+	.priority = INT_MAX,
+};
+
+/*
+ * What every trap runs outside the kernel's kprobe blacklist before
+ * op_ppc_trap() (or after it, on the way back): a probe there would trap
+ * again before the recursion guard could notice, forever.
+ */
+const struct op_blacklist_entry op_arch_blacklist[] = {
+	/*
+	 * program_check_exception()'s entry and body; of the two local
+	 * functions named interrupt_enter_prepare, it calls the first
+	 */
+	{ "interrupt_enter_prepare", NULL, false },
+	{ "do_program_check", NULL, false },
+	/* kprobe_handler() reads every trap that is not a kprobe's */
+	{ "copy_from_kernel_nofault", NULL, false },
+	{ "copy_from_kernel_nofault_allowed", NULL, false },
+	/* the return from the program check */
+	{ "interrupt_exit_kernel_prepare", NULL, false },
+	{ "check_return_regs_valid", NULL, true },
+};
+
+static_assert(ARRAY_SIZE(op_arch_blacklist) <= OP_ARCH_BLACKLIST_MAX);
+const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
+
+int __init op_arch_init(void)
+{
+	return register_die_notifier(&op_ppc_trap_nb);
+}
+
+void op_arch_exit(void)
+{
+	unregister_die_notifier(&op_ppc_trap_nb);
+}
