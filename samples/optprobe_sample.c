@@ -57,8 +57,12 @@ static int __init optprobe_sample_init(void)
 	if (ret)
 		return ret;
 
-	/* The first instruction after the entry: offsets inside an instruction give -EILSEQ. */
-	inside.symbol = func;
+	/*
+	 * The first instruction after the entry (which is past the global
+	 * entry's TOC setup on ppc64le): an offset inside an instruction
+	 * gives -EILSEQ.
+	 */
+	inside.addr = entry.addr;
 	for (inside.offset = 1; inside.offset < 64; inside.offset++) {
 		ret = optprobe_register(&inside);
 		if (ret != -EILSEQ)
