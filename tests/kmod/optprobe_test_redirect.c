@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A pre handler that sets the instruction pointer and returns 1 resumes
+ * execution there: at a function's entry, or on the first instruction
+ * inside it (where the arguments and the return address are still the
+ * call's), pointing it at a function with the same prototype overrides
+ * the function (error injection).  The probed instruction, the post
+ * handlers and the later probes on the address are skipped for that hit;
+ * earlier probes ran.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+#include "optprobe_target.h"
+#include "optprobe_test.h"
+
+#define NR_CALLS	100
+#define ARG_A		6
+#define ARG_B		9
+
+static struct {
+	unsigned int runs, wrong_args;
+} replacement;
+
+static unsigned int redirect_posts;
+
+static noinline __noipa int redirect_replacement(int a, int b)
+{
+	replacement.runs++;
+	replacement.wrong_args += a != ARG_A || b != ARG_B;
+	return a * b + 7;
+}
+
+static int redirect_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	return test_redirect(regs, (unsigned long)redirect_replacement);
+}
+
+static void redirect_post(struct optprobe *p, struct pt_regs *regs)
+{
+	redirect_posts++;
+}
+
+#define CASE_CHECKS	7
+
+static void check_case(struct ktap *t, const struct test_where *c, unsigned long addr)
+{
+	struct test_log_probe before, after;
+	struct optprobe redirect;
+	unsigned int i, wrong = 0, runs;
+	char name[TEST_NAME_LEN];
+	static struct test_log log;
+	enum optprobe_mode mode;
+	int rb, rr, ra;
+
+	memset(&replacement, 0, sizeof(replacement));
+	redirect_posts = 0;
+	rb = test_log_register(&before, &log, 'B', addr, true, c->flags);
+	test_probe_init(&redirect, NULL, addr, redirect_pre, redirect_post, c->flags);
+	rr = optprobe_register(&redirect);
+	ra = test_log_register(&after, &log, 'A', addr, true, c->flags);
+	optprobe_sync();
+	mode = optprobe_mode(&redirect);
+	ktap_check(t, !rb && !rr && !ra && test_mode_fits(c, mode),
+		   test_name(name, c->name, "registers"),
+		   "register %d %d %d, mode %s", rb, rr, ra, test_mode_name(mode));
+
+	runs = READ_ONCE(optprobe_target_redirect_runs);
+	for (i = 0; i < NR_CALLS; i++) {
+		test_log_reset(&log);
+		wrong += optprobe_target_redirect(ARG_A, ARG_B) != ARG_A * ARG_B + 7;
+	}
+	runs = READ_ONCE(optprobe_target_redirect_runs) - runs;
+	ktap_check(t, !wrong, test_name(name, c->name, "call_returns_replacement_result"),
+		   "%u of %u results wrong", wrong, NR_CALLS);
+	ktap_check(t, replacement.runs == NR_CALLS && !replacement.wrong_args,
+		   test_name(name, c->name, "replacement_gets_the_arguments"),
+		   "replacement ran %u times for %u calls, %u times with wrong arguments",
+		   replacement.runs, NR_CALLS, replacement.wrong_args);
+	ktap_check(t, runs == 0, test_name(name, c->name, "original_body_skipped"),
+		   "the original body ran %u times", runs);
+	ktap_check(t, redirect_posts == 0 && log.npost == 0,
+		   test_name(name, c->name, "no_post_handler_after_redirect"),
+		   "post handlers ran %u (own) and %u (others) times", redirect_posts, log.npost);
+	ktap_check(t, before.hits == NR_CALLS && after.hits == 0 && !strcmp(log.pre, "B"),
+		   test_name(name, c->name, "earlier_probe_runs_later_probe_skipped"),
+		   "earlier probe %u hits, later %u, for %u calls; last ran %s", before.hits,
+		   after.hits, NR_CALLS, log.pre);
+
+	if (!rb)
+		optprobe_unregister(&before.p);
+	if (!rr)
+		optprobe_unregister(&redirect);
+	if (!ra)
+		optprobe_unregister(&after.p);
+	runs = READ_ONCE(optprobe_target_redirect_runs);
+	wrong = optprobe_target_redirect(ARG_A, ARG_B) != ARG_A + ARG_B;
+	runs = READ_ONCE(optprobe_target_redirect_runs) - runs;
+	ktap_check(t, !wrong && runs == 1, test_name(name, c->name, "unregistered_runs_original"),
+		   "result %s, original body ran %u times", wrong ? "wrong" : "right", runs);
+}
+
+static int __init test_redirect_init(void)
+{
+	unsigned long entry = test_entry_of("optprobe_target_redirect"), first;
+	struct ktap t;
+	unsigned int i;
+	int err;
+
+	ktap_start(&t, ARRAY_SIZE(test_wheres) * CASE_CHECKS);
+	first = test_next_boundary(entry, &err);
+	for (i = 0; i < ARRAY_SIZE(test_wheres); i++) {
+		if (test_wheres[i].inside)
+			check_case(&t, &test_wheres[i], first);
+		else
+			check_case(&t, &test_wheres[i], entry);
+	}
+	return 0;
+}
+
+static void __exit test_redirect_exit(void)
+{
+}
+
+module_init(test_redirect_init);
+module_exit(test_redirect_exit);
+
+MODULE_DESCRIPTION("optprobe test: handlers that redirect execution");
+MODULE_LICENSE("GPL");
