@@ -276,6 +276,9 @@ static int op_register_locked(struct optprobe *p)
 		synchronize_rcu();
 		if (new)
 			op_site_free_unused(new);
+		/* never registered: not one for op_restore_addrs() */
+		p->list.next = NULL;
+		p->list.prev = NULL;
 		goto fail;
 	}
 	p->addr = (void *)addr;
@@ -287,11 +290,7 @@ fail:
 	return ret;
 }
 
-/*
- * Take @p off its site; a site left without probes goes onto @release.
- * @p's addr goes back to what the caller gave, so that @p can be
- * registered again as it was.
- */
+/* Take @p off its site; a site left without probes goes onto @release. */
 static void op_unregister_locked(struct optprobe *p, struct list_head *release)
 {
 	struct op_site *site = op_site_of(p);
@@ -307,12 +306,32 @@ static void op_unregister_locked(struct optprobe *p, struct list_head *release)
 		op_site_update(site);
 	}
 	WRITE_ONCE(p->site, NULL);
-	p->addr = p->symbol ? NULL : p->addr - p->offset;
 	if (list_empty(&site->probes)) {
 		if (!site->gone)
 			hash_del_rcu(&site->hash);
 		list_del(&site->all);
 		list_add(&site->release, release);
+	}
+}
+
+/*
+ * Once no handler of theirs can be running, give unregistered probes back
+ * the addr their caller gave, so that they can be registered again as
+ * they were.  list_del_rcu() left LIST_POISON2 in ->list.prev of exactly
+ * the probes just taken off a site; clearing it marks them done.
+ */
+static void op_restore_addrs(struct optprobe **ps, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct optprobe *p = ps[i];
+
+		if (p->site || p->list.prev != LIST_POISON2)
+			continue;
+		p->addr = p->symbol ? NULL : p->addr - p->offset;
+		p->list.next = NULL;
+		p->list.prev = NULL;
 	}
 }
 
@@ -358,8 +377,10 @@ int optprobe_register_many(struct optprobe **ps, unsigned int n)
 		for (j = 0; j + 1 < i; j++)
 			op_unregister_locked(ps[j], &release);
 	mutex_unlock(&op_mutex);
-	if (ret)
+	if (ret) {
 		op_release(&release);
+		op_restore_addrs(ps, i - 1);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(optprobe_register_many);
@@ -374,6 +395,7 @@ void optprobe_unregister_many(struct optprobe **ps, unsigned int n)
 		op_unregister_locked(ps[i], &release);
 	mutex_unlock(&op_mutex);
 	op_release(&release);
+	op_restore_addrs(ps, n);
 }
 EXPORT_SYMBOL_GPL(optprobe_unregister_many);
 

@@ -87,7 +87,9 @@ enum optprobe_mode {
  * struct optprobe - a probe
  * @symbol:	symbol to probe, or NULL to use @addr
  * @offset:	byte offset from @symbol (or from @addr)
- * @addr:	in: the address when @symbol is NULL; out: the probed address
+ * @addr:	in: the address when @symbol is NULL; out: the probed address,
+ *		while registered (optprobe_unregister() puts back what the
+ *		caller gave, so the probe can be registered again as it was)
  * @pre_handler: runs before the probed instruction; may be NULL
  * @post_handler: runs after it; may be NULL, but not both handlers
  * @flags:	OPTPROBE_F_*

@@ -246,7 +246,9 @@ static void register_disarmed(struct stress_probe *sp)
 	int ret;
 
 	test_probe_init(&sp->p, NULL, sp->addr, stress_pre, NULL, sp->flags | OPTPROBE_F_DISABLED);
+	park(sp, true);		/* a new site fills a slot */
 	ret = optprobe_register(&sp->p);
+	park(sp, false);
 	note_op(ret);
 	sp->registered = !ret;
 }
