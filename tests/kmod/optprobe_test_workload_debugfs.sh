@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run in the guest by make check, after optprobe_test_workload.sh, while
+# optprobe_test_workload.ko's probes on vfs_read() (entry: ftrace, inside:
+# trap) are registered: /sys/kernel/debug/optprobe/{list,enabled,optimize}.
+# Prints its own KTAP block.
+d=/sys/kernel/debug/optprobe
+n=0
+check() { # check NAME COMMAND...
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
+}
+# hits MODE: the hit count of the vfs_read probe listed in that mode
+hits() { awk -v m="$1" '$2 ~ /^vfs_read\+/ && $3 == m { print $4 }' $d/list; }
+mode_of() { awk -v w="$1" '$2 ~ "^vfs_read\\+" w "/" { print $3 }' $d/list; }
+reads() { dd if=/dev/zero of=/dev/null bs=1 count="$1" 2>/dev/null; }
+
+echo "KTAP version 1"
+echo "1..12"
+check list_shows_entry_probe_in_ftrace_mode test "$(mode_of 0x0)$(mode_of 0xc)" = ftrace
+inside=$(awk '$2 ~ /^vfs_read\+/ && $3 == "trap" { print $2 }' $d/list)
+check list_shows_inside_probe_in_trap_mode test -n "$inside"
+h0=$(hits ftrace) t0=$(hits trap)
+reads 20
+h1=$(hits ftrace) t1=$(hits trap)
+check list_counts_entry_hits test "$h1" -ge $((h0 + 20))
+check list_counts_inside_hits test "$t1" -ge $((t0 + 20))
+
+echo 0 > $d/enabled
+check enabled_reads_back_0 test "$(cat $d/enabled)" = 0
+check disabled_probes_listed_disabled test "$(awk '$2 ~ /^vfs_read\+/ && $3 == "disabled"' $d/list | wc -l)" = 2
+h2=$(awk '$2 ~ /^vfs_read\+/ { s += $4 } END { print s }' $d/list)
+reads 20
+h3=$(awk '$2 ~ /^vfs_read\+/ { s += $4 } END { print s }' $d/list)
+check disabled_probes_do_not_fire test "$h3" = "$h2"
+
+echo 1 > $d/enabled
+check enabled_reads_back_1 test "$(cat $d/enabled)" = 1
+h4=$(hits ftrace)
+reads 20
+check reenabled_probes_fire test "$(hits ftrace)" -ge $((h4 + 20))
+
+echo 0 > $d/optimize
+check optimize_switch_off_is_the_reason grep -q "^[^ ]* ${inside} trap .*optimization switched off" $d/list
+echo 1 > $d/optimize
+check optimize_reads_back_1 test "$(cat $d/optimize)" = 1
+check optimize_switch_on_restores_reason grep -q "^[^ ]* ${inside} trap .*no jump optimizer" $d/list
