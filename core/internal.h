@@ -14,7 +14,6 @@ struct module;
 
 /* registry.c */
 void op_quiesce(bool slots);
-void op_site_free_unused(struct op_site *site);
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod);

@@ -168,6 +168,16 @@ static int op_check_address(unsigned long addr, struct module **mod, const char 
 	return op_arch_check_insn(addr - offset, size, addr, why);
 }
 
+/* Free a site that was never armed nor hashed. */
+static void op_site_free_unused(struct op_site *site)
+{
+	LIST_HEAD(one);
+
+	list_add(&site->release, &one);
+	op_slots_release(&one);
+	kfree(site);
+}
+
 static struct op_site *op_site_create(unsigned long addr, struct module *mod, const char **why)
 {
 	struct op_site *site = kzalloc(sizeof(*site), GFP_KERNEL);
@@ -192,16 +202,6 @@ static struct op_site *op_site_create(unsigned long addr, struct module *mod, co
 		return ERR_PTR(ret);
 	}
 	return site;
-}
-
-/* Free a site that was never armed nor hashed. */
-void op_site_free_unused(struct op_site *site)
-{
-	LIST_HEAD(one);
-
-	list_add(&site->release, &one);
-	op_slots_release(&one);
-	kfree(site);
 }
 
 static void op_warn(const struct optprobe *p, const char *what, const char *why, int err)
