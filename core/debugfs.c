@@ -6,6 +6,7 @@
  *		nmissed, reason it is not optimized
  *   enabled	1/0: arm or disarm every probe (each keeps its own state)
  *   optimize	1/0: the global jump-optimization switch
+ *   boost	1/0: whether probes registered from now on may be boosted
  *   slots	one line per slot page: address, size, slots used/total
  *   ksyms	one line per kernel symbol resolved at load: its name, and
  *		what kallsyms says is at the address resolved (so name+0x0)
@@ -62,6 +63,11 @@ static const struct op_switch op_optimize_switch = {
 	.set = op_set_optimize,
 };
 
+static const struct op_switch op_boost_switch = {
+	.get = op_boost_enabled,
+	.set = op_set_boost,
+};
+
 static ssize_t switch_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	const struct op_switch *sw = file->private_data;
@@ -101,6 +107,8 @@ int __init op_debugfs_init(void)
 	debugfs_create_file("enabled", 0600, op_debugfs_dir, (void *)&op_enabled_switch,
 			    &switch_fops);
 	debugfs_create_file("optimize", 0600, op_debugfs_dir, (void *)&op_optimize_switch,
+			    &switch_fops);
+	debugfs_create_file("boost", 0600, op_debugfs_dir, (void *)&op_boost_switch,
 			    &switch_fops);
 	debugfs_create_file("slots", 0400, op_debugfs_dir, NULL, &slots_fops);
 	debugfs_create_file("ksyms", 0400, op_debugfs_dir, NULL, &ksyms_fops);

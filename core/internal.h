@@ -37,6 +37,8 @@ int op_optimizer_init(void);
 void op_optimizer_exit(void);
 void op_set_optimize(bool optimize);
 bool op_optimize_enabled(void);
+void op_set_boost(bool boost);
+bool op_boost_enabled(void);
 
 /* module.c */
 int op_module_init(void);

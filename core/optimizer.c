@@ -14,6 +14,7 @@
 
 static struct workqueue_struct *op_optimizer_wq;
 static bool op_optimize = true;
+static bool op_boost = true;
 
 void optprobe_sync(void)
 {
@@ -25,10 +26,27 @@ void op_set_optimize(bool optimize)
 {
 	WRITE_ONCE(op_optimize, optimize);
 }
+EXPORT_SYMBOL_NS_GPL(op_set_optimize, OPTPROBE_INTERNAL);
 
 bool op_optimize_enabled(void)
 {
 	return READ_ONCE(op_optimize);
+}
+
+/*
+ * The boost switch (debugfs "boost") decides how sites created from now on
+ * run their instruction out of line: with a jump back (boosted) or with a
+ * breakpoint after it.  Existing sites keep what they were prepared with.
+ */
+void op_set_boost(bool boost)
+{
+	WRITE_ONCE(op_boost, boost);
+}
+EXPORT_SYMBOL_NS_GPL(op_set_boost, OPTPROBE_INTERNAL);
+
+bool op_boost_enabled(void)
+{
+	return READ_ONCE(op_boost);
 }
 
 int __init op_optimizer_init(void)
