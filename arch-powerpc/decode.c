@@ -155,7 +155,7 @@ int op_arch_prepare(struct op_site *site)
 		site->reason = "unreadable instruction";
 		return -EINVAL;
 	}
-	ret = op_slot_alloc(site);
+	ret = op_slot_alloc(site, &site->slot, OP_ARCH_SLOT_SIZE, false);
 	if (ret) {
 		site->reason = "out of memory for a slot";
 		return ret;
@@ -165,5 +165,11 @@ int op_arch_prepare(struct op_site *site)
 	copy[1] = ppc_inst_suffix(site->arch.insn);
 	copy[len / sizeof(u32)] = BREAKPOINT_INSTRUCTION;
 	op_arch_slot_write(site->slot, copy, len + sizeof(u32));
+	/* post handlers run from the trap after the copy, which stays */
+	site->bp_mode = OPTPROBE_MODE_TRAP;
 	return 0;
+}
+
+void op_arch_site_flags(struct op_site *site)
+{
 }

@@ -92,11 +92,11 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 }
 
 /*
- * Anywhere will do, so @near is not needed: nothing run from a slot
- * depends on where the slot is (branches are emulated, pc-relative
- * prefixed instructions refused).
+ * Anywhere will do for the copies: nothing run from a slot depends on
+ * where the slot is (branches are emulated, pc-relative prefixed
+ * instructions refused).
  */
-void *op_arch_slot_page_alloc(unsigned long near)
+void *op_arch_slot_page_alloc(unsigned long addr, bool near)
 {
 	void *page = op_ksyms.module_alloc(PAGE_SIZE);
 

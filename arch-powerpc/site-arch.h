@@ -20,6 +20,9 @@
  */
 #define OP_ARCH_SLOT_SIZE	16
 
+/* A branch replaces the probed instruction only. */
+#define OP_ARCH_OPT_SPAN	1
+
 struct op_arch_site {
 	/* the original: one word, or a prefix and its suffix (ppc_inst_len()) */
 	ppc_inst_t insn;

@@ -19,7 +19,7 @@
 #include "ksyms.h"
 
 /* With text_mutex held. */
-static void op_x86_poke(void *addr, const void *bytes, size_t len)
+void op_x86_poke(void *addr, const void *bytes, size_t len)
 {
 	op_ksyms.arch.text_poke(addr, bytes, len);
 	op_ksyms.arch.text_poke_sync();
@@ -57,7 +57,13 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 	mutex_unlock(op_ksyms.arch.text_mutex);
 }
 
-void *op_arch_slot_page_alloc(unsigned long near)
+/* module_alloc() memory is within rel32 reach of all kernel and module text. */
+bool op_arch_slot_reaches(const void *page, unsigned long addr)
+{
+	return true;
+}
+
+void *op_arch_slot_page_alloc(unsigned long addr, bool near)
 {
 	void *page = op_ksyms.module_alloc(PAGE_SIZE);
 	struct vm_struct *area;

@@ -4,16 +4,35 @@
  *
  * A probed instruction is either emulated in the int3 handler (relative
  * jumps, calls and returns, whose effect depends on where they run) or
- * copied into a slot, followed by an int3, and run out of line.
+ * copied into a slot and run out of line.  The copy is followed by a jmp
+ * back when it is boosted, else by an int3 (written over that jmp's first
+ * byte) that brings the CPU back to the handler for the post handlers.
+ *
+ * A jump-optimized site replaces the bytes of one or more whole
+ * instructions (the region) with a jmp to its detour:
+ *
+ *	detour:	call op_x86_detour_pre		the pre handlers
+ *		<first instruction>
+ *		call op_x86_detour_post		the post handlers, or a nop5
+ *		<rest of the region>
+ *		jmp  addr + region length
  */
 #ifndef OPTPROBE_SITE_ARCH_H
 #define OPTPROBE_SITE_ARCH_H
 
 #include <linux/types.h>
 #include <asm/insn.h>
+#include <asm/text-patching.h>
 
-/* An instruction (at most 15 bytes) and the int3 after it. */
+/* An instruction (at most 15 bytes) and the jmp or int3 after it. */
 #define OP_ARCH_SLOT_SIZE	32
+
+/* The region: whole instructions covering a rel32 jmp (5 bytes). */
+#define OP_X86_REGION_MAX	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
+#define OP_ARCH_OPT_SPAN	OP_X86_REGION_MAX
+
+/* Two calls, the region and the jmp back. */
+#define OP_X86_DETOUR_SIZE	(2 * CALL_INSN_SIZE + OP_X86_REGION_MAX + JMP32_INSN_SIZE)
 
 enum op_x86_emulation {
 	OP_X86_OUT_OF_LINE,
@@ -28,12 +47,38 @@ struct op_arch_site {
 	u8 len;
 	u8 emulation;			/* enum op_x86_emulation */
 	u8 cc;				/* condition code of a jcc */
+	bool boostable;			/* the slot's copy may jmp back */
 	unsigned long target;		/* of a jmp, jcc or call */
+	/* jump optimization */
+	u8 region[OP_X86_REGION_MAX];	/* the original bytes the jmp replaces */
+	u8 rlen;			/* their length; 0 before the first detour */
+	bool to_detour;			/* int3 hits go to the detour */
 };
 
 struct op_site;
+struct pt_regs;
 
-/* decode.c, for patch.c */
+/* decode.c, for patch.c and optimize.c */
 bool op_x86_may_arm(const struct op_site *site);
+int op_x86_read_original(unsigned long addr, u8 *buf, size_t len);
+int op_x86_decode(unsigned long addr, unsigned long end, struct insn *insn, u8 *buf);
+bool op_x86_boostable(const struct insn *insn);
+int op_x86_fixup_riprel(struct insn *insn, unsigned long addr, unsigned long copy_at, u8 *copy);
+bool op_x86_kprobe_in(unsigned long start, unsigned long end);
+
+/* The kernel's optimized kprobes reach this far before their address. */
+#define OP_X86_KPROBE_REACH	(MAX_INSN_SIZE + JMP32_INSN_SIZE - 1)
+
+/* patch.c */
+void op_x86_poke(void *addr, const void *bytes, size_t len);
+
+/* optimize.c */
+void op_x86_detour_set_post(struct op_site *site);
+
+/* tramp.S and its C halves in trap.c */
+void op_x86_detour_pre_entry(void);
+void op_x86_detour_post_entry(void);
+void op_x86_detour_pre(struct pt_regs *regs);
+void op_x86_detour_post(struct pt_regs *regs);
 
 #endif /* OPTPROBE_SITE_ARCH_H */

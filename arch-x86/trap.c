@@ -65,6 +65,11 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 		return NOTIFY_DONE;
 
 	site = op_site_lookup(addr);
+	if (site && site->mode != OPTPROBE_MODE_FTRACE && READ_ONCE(site->arch.to_detour)) {
+		/* prepared for its jump, not yet patched: the detour does the rest */
+		regs->ip = (unsigned long)site->detour;
+		return NOTIFY_STOP;
+	}
 	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
 		regs->ip = addr;
 		if (!op_dispatch_pre(site, regs))
@@ -92,6 +97,64 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 }
 
 NOKPROBE_SYMBOL(op_x86_int3);
+
+/*
+ * The C halves of the detour's calls (tramp.S).  @regs is saved as the
+ * int3 path saves it but for ip, which is set here; the call's return
+ * address, into the detour, is the word below regs->sp, and names the
+ * site.  Whether the detour may be freed meanwhile: no, a task inside it
+ * holds off the tasks-RCU grace period that precedes freeing.
+ */
+static unsigned long op_x86_detour_from(const struct pt_regs *regs)
+{
+	return *(unsigned long *)(regs->sp - sizeof(unsigned long));
+}
+
+/*
+ * Resume at @ip with the registers in @regs: tramp.S loads regs->sp and
+ * returns through the word there.  A handler may move sp up (to return
+ * from the function, say), not down into the saved registers below @sp.
+ */
+static void op_x86_detour_resume(struct pt_regs *regs, unsigned long sp, unsigned long ip)
+{
+	if (regs->sp < sp)
+		regs->sp = sp;
+	regs->sp -= sizeof(unsigned long);
+	*(unsigned long *)regs->sp = ip;
+}
+
+/* At the detour's start: the pre handlers, which may redirect. */
+void notrace op_x86_detour_pre(struct pt_regs *regs)
+{
+	unsigned long sp = regs->sp, from = op_x86_detour_from(regs);
+	struct op_site *site;
+
+	preempt_disable_notrace();
+	site = op_slot_owner(from - CALL_INSN_SIZE);
+	regs->ip = site->addr;
+	if (op_dispatch_pre(site, regs))
+		from = regs->ip;
+	op_x86_detour_resume(regs, sp, from);
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(op_x86_detour_pre);
+
+/* After the copy of the probed instruction: the post handlers. */
+void notrace op_x86_detour_post(struct pt_regs *regs)
+{
+	unsigned long sp = regs->sp, from = op_x86_detour_from(regs);
+	struct op_site *site;
+
+	preempt_disable_notrace();
+	site = op_slot_owner(from - CALL_INSN_SIZE);
+	regs->ip = site->addr + site->arch.len;
+	op_dispatch_post(site, regs);
+	op_x86_detour_resume(regs, sp, from);
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(op_x86_detour_post);
 
 /*
  * First in the chain but for the hardware-breakpoint notifier (registered

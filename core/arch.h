@@ -59,10 +59,23 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 /*
  * op_arch_prepare() - set up @site->arch for a breakpoint on site->addr:
  * copy the original instruction, choose emulation or out-of-line
- * execution, and for the latter fill a slot (op_slot_alloc()).  Returns 0
- * or a negative errno with site->reason set.  The site is not armed yet.
+ * execution, and for the latter fill a slot (op_slot_alloc()).  Sets
+ * site->bp_mode: BOOSTED if the copy returns with a jump, which it may
+ * when op_boost_enabled(), no post handler needs a trap after it
+ * (site->post) and no probe forbids it (site->noopt); else TRAP.  Returns
+ * 0 or a negative errno with site->reason set.  The site is not armed yet.
  */
 int op_arch_prepare(struct op_site *site);
+
+/* The core's boost switch (debugfs "boost"), for op_arch_prepare(). */
+bool op_boost_enabled(void);
+
+/*
+ * op_arch_site_flags() - site->post or site->noopt changed: make the
+ * breakpoint path (and a detour) run post handlers or stop running them,
+ * boost or stop boosting; update site->bp_mode.
+ */
+void op_arch_site_flags(struct op_site *site);
 
 /*
  * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr /
@@ -75,13 +88,47 @@ int op_arch_arm(struct op_site *site);
 void op_arch_disarm(struct op_site *site);
 
 /*
- * Slot pages: executable pages that hold out-of-line copies of probed
- * instructions.  op_arch_slot_page_alloc() returns one usable for
- * instructions at @near (in reach of its relative operands), RW mappings
- * not required: slots are written with op_arch_slot_write(), through the
- * kernel's own text patching.  Freed only after the grace period.
+ * Jump optimization, driven by core/optimizer.c.  All called on armed
+ * breakpoint sites, linked through ->opt_list where a list is passed.
+ *
+ * op_arch_opt_prepare() - may the breakpoint at site->addr become a jump
+ * to a detour?  If so, write the detour (op_slot_alloc(..., &site->detour,
+ * ...)) and have the breakpoint handler send hits to it from now on.  If
+ * not, set site->reason and return -EAGAIN when a later attempt may
+ * succeed (another probe or a kernel kprobe in the way), another negative
+ * errno when it cannot.
+ *
+ * op_arch_opt_unprepare() - the breakpoint handler stops using the detour.
+ *
+ * op_arch_optimize() - replace the breakpoints of prepared @sites by jumps
+ * to their detours, in one batch.  The caller guarantees that no task is
+ * inside the bytes replaced.  A site whose text changed meanwhile is moved
+ * to @failed with site->reason set and stays a breakpoint.
+ *
+ * op_arch_unoptimize() - put the breakpoints of optimized @sites back, in
+ * one batch.  Their detours stay valid for tasks still inside.
+ *
+ * op_arch_opt_covers() - is @addr inside the bytes that @site's jump
+ * replaces (other than site->addr)?  The core looks for such sites at most
+ * OP_OPT_SPAN - 1 bytes before @addr.
  */
-void *op_arch_slot_page_alloc(unsigned long near);
+int op_arch_opt_prepare(struct op_site *site);
+void op_arch_opt_unprepare(struct op_site *site);
+void op_arch_optimize(struct list_head *sites, struct list_head *failed);
+void op_arch_unoptimize(struct list_head *sites);
+bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
+
+#define OP_OPT_SPAN	OP_ARCH_OPT_SPAN
+
+/*
+ * Slot pages: executable pages that hold out-of-line copies of probed
+ * instructions and detours.  op_arch_slot_page_alloc() returns one, in
+ * reach of @addr if @near (op_arch_slot_reaches()), or NULL.  RW mappings
+ * are not required: slots are written with op_arch_slot_write(), through
+ * the kernel's own text patching.  Freed only after the grace period.
+ */
+void *op_arch_slot_page_alloc(unsigned long addr, bool near);
+bool op_arch_slot_reaches(const void *page, unsigned long addr);
 void op_arch_slot_page_free(void *page);
 void op_arch_slot_write(void *dst, const void *src, size_t len);
 

@@ -17,6 +17,7 @@ void op_quiesce(bool slots);
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod);
+void op_sites_optimize(bool on);
 void op_probes_show(struct seq_file *m);
 
 /* blacklist.c */
@@ -38,7 +39,11 @@ void op_optimizer_exit(void);
 void op_set_optimize(bool optimize);
 bool op_optimize_enabled(void);
 void op_set_boost(bool boost);
-bool op_boost_enabled(void);
+void op_opt_queue(struct op_site *site);
+void op_opt_cancel(struct op_site *site);
+void op_opt_unoptimize(struct list_head *sites);
+void op_opt_make_room(unsigned long addr);
+void op_opt_retry(void);
 
 /* module.c */
 int op_module_init(void);

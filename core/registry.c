@@ -58,13 +58,51 @@ void op_quiesce(bool slots)
 		synchronize_rcu_tasks();
 }
 
+static bool op_site_wanted(const struct op_site *site)
+{
+	return op_all_enabled && !site->gone && site->nr_enabled;
+}
+
+/*
+ * What @site's probes ask of it: a post handler among the enabled ones, a
+ * probe that must not be optimized (OPTPROBE_F_NOOPT).  The backend hears
+ * of every change.
+ */
+static void op_site_flags(struct op_site *site)
+{
+	bool post = false, noopt = false;
+	struct optprobe *p;
+
+	if (site->mode == OPTPROBE_MODE_FTRACE)
+		return;
+	list_for_each_entry(p, &site->probes, list) {
+		post |= p->post_handler && !p->disabled;
+		noopt |= p->flags & OPTPROBE_F_NOOPT;
+	}
+	if (post == site->post && noopt == site->noopt)
+		return;
+	site->post = post;
+	site->noopt = noopt;
+	op_arch_site_flags(site);
+	if (site->opt != OP_OPT_DONE)
+		site->mode = site->bp_mode;
+}
+
+/*
+ * Arm or disarm @site as wanted, and have an armed one optimized.  An
+ * optimized site must have been switched back to its breakpoint first
+ * (op_site_change()).
+ */
 static int op_site_update(struct op_site *site)
 {
-	bool want = op_all_enabled && !site->gone && site->nr_enabled;
+	bool want = op_site_wanted(site);
 	int ret = 0;
 
-	if (want == site->armed)
+	if (want == site->armed) {
+		if (want)
+			op_opt_queue(site);
 		return 0;
+	}
 	if (site->mode == OPTPROBE_MODE_FTRACE) {
 		if (want)
 			ret = op_ftrace_arm(site);
@@ -73,11 +111,42 @@ static int op_site_update(struct op_site *site)
 	} else if (want) {
 		ret = op_arch_arm(site);
 	} else {
+		op_opt_cancel(site);
 		op_arch_disarm(site);
 	}
-	if (!ret)
-		WRITE_ONCE(site->armed, want);
-	return ret;
+	if (ret)
+		return ret;
+	WRITE_ONCE(site->armed, want);
+	if (want)
+		op_opt_queue(site);
+	return 0;
+}
+
+/*
+ * Bring @site to what its probes want; but an optimized site to be
+ * disarmed, or that a probe wants unoptimized, goes onto @unopt, for
+ * op_sites_settle() to switch all of them back to their breakpoints in one
+ * batch and then finish.
+ */
+static int op_site_change(struct op_site *site, struct list_head *unopt)
+{
+	op_site_flags(site);
+	if (site->opt == OP_OPT_DONE && (!op_site_wanted(site) || site->noopt)) {
+		list_move_tail(&site->opt_list, unopt);
+		return 0;
+	}
+	return op_site_update(site);
+}
+
+static void op_sites_settle(struct list_head *unopt)
+{
+	struct op_site *site, *tmp;
+
+	op_opt_unoptimize(unopt);
+	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
+		list_del_init(&site->opt_list);
+		op_site_update(site);
+	}
 }
 
 /* Where @p asks to be: -ENOENT for an unknown symbol, -EINVAL past its end. */
@@ -188,19 +257,20 @@ static struct op_site *op_site_create(unsigned long addr, struct module *mod, co
 	site->addr = addr;
 	site->mod = mod;
 	INIT_LIST_HEAD(&site->probes);
+	INIT_LIST_HEAD(&site->opt_list);
 	if (op_ksyms.ftrace_location(addr) == addr) {
 		site->mode = OPTPROBE_MODE_FTRACE;
 		site->reason = "function entry: runs through ftrace";
 		return site;
 	}
-	site->mode = OPTPROBE_MODE_TRAP;
-	site->reason = "breakpoint: no jump optimizer for this arch yet";
+	site->reason = "not optimized while disarmed";
 	ret = op_arch_prepare(site);
 	if (ret) {
 		*why = site->reason;
 		op_site_free_unused(site);
 		return ERR_PTR(ret);
 	}
+	site->mode = site->bp_mode;
 	return site;
 }
 
@@ -218,6 +288,7 @@ static int op_register_locked(struct optprobe *p)
 {
 	const char *why = "out of memory";
 	struct op_site *site, *new = NULL;
+	LIST_HEAD(unopt);
 	struct module *mod;
 	unsigned long addr;
 	int ret;
@@ -242,6 +313,7 @@ static int op_register_locked(struct optprobe *p)
 		goto fail;
 	site = op_site_lookup(addr);
 	if (!site) {
+		op_opt_make_room(addr);
 		ret = op_check_address(addr, &mod, &why);
 		if (ret)
 			goto fail;
@@ -262,12 +334,14 @@ static int op_register_locked(struct optprobe *p)
 	list_add_tail_rcu(&p->list, &site->probes);
 	if (!p->disabled)
 		site->nr_enabled++;
-	ret = op_site_update(site);
+	ret = op_site_change(site, &unopt);
+	op_sites_settle(&unopt);
 	if (ret) {
 		why = ret == -EBUSY ? "another text user took the address" : "cannot arm it";
 		list_del_rcu(&p->list);
 		if (!p->disabled)
 			site->nr_enabled--;
+		op_site_flags(site);
 		if (new) {
 			hash_del_rcu(&new->hash);
 			list_del(&new->all);
@@ -286,12 +360,18 @@ static int op_register_locked(struct optprobe *p)
 	return 0;
 
 fail:
+	/* sites that made room for this one may be optimized again */
+	op_opt_retry();
 	op_warn(p, "register", why, ret);
 	return ret;
 }
 
-/* Take @p off its site; a site left without probes goes onto @release. */
-static void op_unregister_locked(struct optprobe *p, struct list_head *release)
+/*
+ * Take @p off its site; an optimized site to be disarmed goes onto @unopt
+ * (op_site_change()), a site left without probes onto @release.
+ */
+static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,
+				 struct list_head *release)
 {
 	struct op_site *site = op_site_of(p);
 
@@ -303,14 +383,27 @@ static void op_unregister_locked(struct optprobe *p, struct list_head *release)
 	list_del_rcu(&p->list);
 	if (!p->disabled) {
 		site->nr_enabled--;
-		op_site_update(site);
+		op_site_change(site, unopt);
 	}
 	WRITE_ONCE(p->site, NULL);
-	if (list_empty(&site->probes)) {
+	if (list_empty(&site->probes))
+		list_add(&site->release, release);
+}
+
+/*
+ * Once sites on @unopt are disarmed too: unhash the sites on @release,
+ * which nothing finds from now on but CPUs already on their way.
+ */
+static void op_unregister_settle(struct list_head *unopt, struct list_head *release)
+{
+	struct op_site *site;
+
+	op_sites_settle(unopt);
+	list_for_each_entry(site, release, release) {
+		op_opt_cancel(site);
 		if (!site->gone)
 			hash_del_rcu(&site->hash);
 		list_del(&site->all);
-		list_add(&site->release, release);
 	}
 }
 
@@ -342,12 +435,13 @@ static void op_release(struct list_head *release)
 	bool slots = false;
 
 	list_for_each_entry(site, release, release)
-		slots |= !!site->slot;
+		slots |= site->slot || site->detour;
 	op_quiesce(slots);
 	if (list_empty(release))
 		return;
 	mutex_lock(&op_mutex);
 	op_slots_release(release);
+	op_opt_retry();
 	mutex_unlock(&op_mutex);
 	list_for_each_entry_safe(site, tmp, release, release)
 		kfree(site);
@@ -367,15 +461,18 @@ EXPORT_SYMBOL_GPL(optprobe_register);
 int optprobe_register_many(struct optprobe **ps, unsigned int n)
 {
 	LIST_HEAD(release);
+	LIST_HEAD(unopt);
 	unsigned int i, j;
 	int ret = 0;
 
 	mutex_lock(&op_mutex);
 	for (i = 0; i < n && !ret; i++)
 		ret = op_register_locked(ps[i]);
-	if (ret)
+	if (ret) {
 		for (j = 0; j + 1 < i; j++)
-			op_unregister_locked(ps[j], &release);
+			op_unregister_locked(ps[j], &unopt, &release);
+		op_unregister_settle(&unopt, &release);
+	}
 	mutex_unlock(&op_mutex);
 	if (ret) {
 		op_release(&release);
@@ -388,11 +485,13 @@ EXPORT_SYMBOL_GPL(optprobe_register_many);
 void optprobe_unregister_many(struct optprobe **ps, unsigned int n)
 {
 	LIST_HEAD(release);
+	LIST_HEAD(unopt);
 	unsigned int i;
 
 	mutex_lock(&op_mutex);
 	for (i = 0; i < n; i++)
-		op_unregister_locked(ps[i], &release);
+		op_unregister_locked(ps[i], &unopt, &release);
+	op_unregister_settle(&unopt, &release);
 	mutex_unlock(&op_mutex);
 	op_release(&release);
 	op_restore_addrs(ps, n);
@@ -408,6 +507,7 @@ EXPORT_SYMBOL_GPL(optprobe_unregister);
 static int op_set_disabled(struct optprobe *p, bool disabled)
 {
 	struct op_site *site;
+	LIST_HEAD(unopt);
 	int ret = 0;
 
 	mutex_lock(&op_mutex);
@@ -416,14 +516,20 @@ static int op_set_disabled(struct optprobe *p, bool disabled)
 		ret = -EINVAL;
 	} else if (site->gone) {
 		ret = -ENOENT;
+	} else if (p->disabled != disabled && disabled) {
+		WRITE_ONCE(p->disabled, true);
+		site->nr_enabled--;
+		op_site_change(site, &unopt);
+		op_sites_settle(&unopt);
 	} else if (p->disabled != disabled) {
-		WRITE_ONCE(p->disabled, disabled);
-		site->nr_enabled += disabled ? -1 : 1;
+		WRITE_ONCE(p->disabled, false);
+		site->nr_enabled++;
 		ret = op_site_update(site);
 		if (ret) {
-			WRITE_ONCE(p->disabled, !disabled);
-			site->nr_enabled -= disabled ? -1 : 1;
+			WRITE_ONCE(p->disabled, true);
+			site->nr_enabled--;
 		}
+		op_site_flags(site);
 	}
 	mutex_unlock(&op_mutex);
 	/* A handler that started before the probe was disabled has finished. */
@@ -466,7 +572,7 @@ const char *optprobe_reason(const struct optprobe *p)
 		return "not registered";
 	if (site->mode == OPTPROBE_MODE_OPTIMIZED)
 		return "";
-	if (site->mode == OPTPROBE_MODE_TRAP && !op_optimize_enabled())
+	if (site->mode != OPTPROBE_MODE_FTRACE && !op_optimize_enabled())
 		return "optimization switched off (debugfs optimize)";
 	return site->reason;
 }
@@ -479,13 +585,15 @@ EXPORT_SYMBOL_GPL(optprobe_reason);
 void op_set_all_enabled(bool enabled)
 {
 	struct op_site *site;
+	LIST_HEAD(unopt);
 	unsigned int bkt;
 
 	mutex_lock(&op_mutex);
 	op_all_enabled = enabled;
 	hash_for_each(op_sites, bkt, site, hash)
-		if (op_site_update(site))
+		if (op_site_change(site, &unopt))
 			pr_warn("cannot re-arm the probe at %pS\n", (void *)site->addr);
+	op_sites_settle(&unopt);
 	mutex_unlock(&op_mutex);
 	if (!enabled)
 		synchronize_rcu();
@@ -521,11 +629,14 @@ void op_sites_gone(struct module *mod)
 			continue;
 		if (site->armed && site->mode == OPTPROBE_MODE_FTRACE)
 			op_ftrace_disarm(site);
+		/* its text goes with the module: nothing to write back */
+		site->opt = OP_OPT_NONE;
+		op_opt_cancel(site);
 		WRITE_ONCE(site->armed, false);
 		WRITE_ONCE(site->gone, true);
 		hash_del_rcu(&site->hash);
 		list_add(&site->release, &gone);
-		slots |= !!site->slot;
+		slots |= site->slot || site->detour;
 	}
 	/*
 	 * Quiesce with op_mutex held: an unregister must not free one of
@@ -534,8 +645,35 @@ void op_sites_gone(struct module *mod)
 	if (!list_empty(&gone)) {
 		op_quiesce(slots);
 		op_slots_release(&gone);
+		op_opt_retry();
 	}
 	mutex_unlock(&op_mutex);
+}
+
+/**
+ * op_sites_optimize() - the optimize switch was turned
+ * @on:		on: queue every armed site; off: put every breakpoint back
+ *
+ * Context: op_mutex held.
+ */
+void op_sites_optimize(bool on)
+{
+	struct op_site *site, *tmp;
+	LIST_HEAD(unopt);
+	unsigned int bkt;
+
+	lockdep_assert_held(&op_mutex);
+	hash_for_each(op_sites, bkt, site, hash) {
+		if (on && site->armed)
+			op_opt_queue(site);
+		else if (!on && site->opt == OP_OPT_DONE)
+			list_add_tail(&site->opt_list, &unopt);
+		else if (!on)
+			op_opt_cancel(site);
+	}
+	op_opt_unoptimize(&unopt);
+	list_for_each_entry_safe(site, tmp, &unopt, opt_list)
+		list_del_init(&site->opt_list);
 }
 
 /* debugfs "list": one line per probe. */

@@ -22,6 +22,17 @@
 struct module;
 struct pt_regs;
 
+/*
+ * Where the optimizer is with a site.  Only armed breakpoint sites are
+ * optimized; the detour is kept until the site is freed.
+ */
+enum op_opt_state {
+	OP_OPT_NONE,		/* not optimized: not yet tried, or refused (reason) */
+	OP_OPT_QUEUED,		/* waiting for the optimizer */
+	OP_OPT_PREPARED,	/* detour ready: breakpoint hits are sent to it */
+	OP_OPT_DONE,		/* the jump to the detour is in place */
+};
+
 struct op_site {
 	unsigned long addr;
 	struct hlist_node hash;		/* in op_sites, while live */
@@ -29,11 +40,19 @@ struct op_site {
 	struct list_head probes;	/* struct optprobe, registration order */
 	struct module *mod;		/* holding the address; NULL: kernel core */
 	enum optprobe_mode mode;	/* TRAP, BOOSTED, OPTIMIZED or FTRACE */
+	enum optprobe_mode bp_mode;	/* TRAP or BOOSTED: the breakpoint path's */
 	const char *reason;		/* why not optimized; "" when it is */
 	unsigned int nr_enabled;	/* probes not disabled */
 	bool armed;
 	bool gone;			/* its module was unloaded */
+	bool post;			/* an enabled probe has a post handler */
+	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
+	enum op_opt_state opt;
+	bool opt_retry;			/* refused for now: retry when sites go */
+	bool opt_refused;		/* refused for good */
+	struct list_head opt_list;	/* on the optimizer's queue or batch */
 	void *slot;			/* out-of-line copy, or NULL */
+	void *detour;			/* jump-optimization detour, or NULL */
 	struct list_head release;	/* on a list of sites to free */
 	struct op_arch_site arch;
 };
@@ -53,11 +72,12 @@ void op_dispatch_missed(struct op_site *site);
 void op_dispatch_post(struct op_site *site, struct pt_regs *regs);
 
 /*
- * Slots, for the backends: op_slot_alloc() gives @site an OP_SLOT_SIZE
- * slot in reach of site->addr (site->slot); op_slot_owner() finds, on the
- * hit path, the site whose slot holds @addr.
+ * Slots, for the backends: op_slot_alloc() gives @site slot space for its
+ * out-of-line copy (&site->slot) or its detour (&site->detour);
+ * op_slot_owner() finds, on the hit path, the site whose slot space holds
+ * @addr.  Both are freed with the site.
  */
-int op_slot_alloc(struct op_site *site);
+int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near);
 struct op_site *op_slot_owner(unsigned long addr);
 
 #endif /* OPTPROBE_SITE_H */

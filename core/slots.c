@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The slot allocator: executable pages cut into OP_SLOT_SIZE slots that
- * hold out-of-line copies of probed instructions.
+ * hold out-of-line copies of probed instructions and jump-optimization
+ * detours (a run of slots).
  *
  * Pages come from the backend (op_arch_slot_page_alloc()), which places
  * them where the copies work: within rel32 reach of all kernel and module
- * text on x86_64.  Each slot records the site that owns it, so that a
+ * text on x86_64, within a branch's reach of the probed text on powerpc.  Each slot records the site that owns it, so that a
  * backend's trap handler can find the site from an address inside a slot
  * (op_slot_owner()) without any per-CPU state: a task may be preempted or
  * migrate while it executes a slot.
@@ -47,13 +48,13 @@ static struct op_slot_page *op_slot_page_of(unsigned long addr)
 
 NOKPROBE_SYMBOL(op_slot_page_of);
 
-static struct op_slot_page *op_slot_page_new(unsigned long near)
+static struct op_slot_page *op_slot_page_new(unsigned long addr, bool near)
 {
 	struct op_slot_page *page = kzalloc(sizeof(*page), GFP_KERNEL);
 
 	if (!page)
 		return NULL;
-	page->text = op_arch_slot_page_alloc(near);
+	page->text = op_arch_slot_page_alloc(addr, near);
 	if (!page->text) {
 		kfree(page);
 		return NULL;
@@ -62,32 +63,55 @@ static struct op_slot_page *op_slot_page_new(unsigned long near)
 	return page;
 }
 
+/* The first run of @n free slots in @page, or -1. */
+static int op_slot_page_fit(const struct op_slot_page *page, unsigned int n)
+{
+	unsigned int i, run = 0;
+
+	for (i = 0; i < OP_SLOTS_PER_PAGE; i++) {
+		run = page->owner[i] ? 0 : run + 1;
+		if (run == n)
+			return i + 1 - n;
+	}
+	return -1;
+}
+
 /**
- * op_slot_alloc() - give a site a slot
- * @site:	the site; site->slot is set on success
+ * op_slot_alloc() - give a site slot space
+ * @site:	the owner
+ * @slot:	where to store the address of the space (&site->slot or
+ *		&site->detour)
+ * @size:	bytes wanted, at most PAGE_SIZE; whole slots are taken
+ * @near:	the space must be in reach of site->addr
+ *		(op_arch_slot_reaches()); otherwise anywhere will do
  *
  * Context: op_mutex held.
  * Return: 0 or -ENOMEM.
  */
-int op_slot_alloc(struct op_site *site)
+int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 {
+	unsigned int i, n = DIV_ROUND_UP(size, OP_SLOT_SIZE);
 	struct op_slot_page *page;
-	unsigned int i;
+	int first;
 
 	lockdep_assert_held(&op_mutex);
-	list_for_each_entry(page, &op_slot_pages, list)
-		if (page->used < OP_SLOTS_PER_PAGE)
+	list_for_each_entry(page, &op_slot_pages, list) {
+		if (near && !op_arch_slot_reaches(page->text, site->addr))
+			continue;
+		first = op_slot_page_fit(page, n);
+		if (first >= 0)
 			goto found;
-	page = op_slot_page_new(site->addr);
+	}
+	page = op_slot_page_new(site->addr, near);
 	if (!page)
 		return -ENOMEM;
+	first = 0;
 found:
-	for (i = 0; page->owner[i]; i++)
-		;
-	page->used++;
-	site->slot = page->text + i * OP_SLOT_SIZE;
-	/* Published before the site is armed; the arming orders it. */
-	WRITE_ONCE(page->owner[i], site);
+	page->used += n;
+	*slot = page->text + first * OP_SLOT_SIZE;
+	/* Published before the site is armed or optimized, which orders it. */
+	for (i = first; i < first + n; i++)
+		WRITE_ONCE(page->owner[i], site);
 	return 0;
 }
 
@@ -109,12 +133,26 @@ struct op_site *op_slot_owner(unsigned long addr)
 
 NOKPROBE_SYMBOL(op_slot_owner);
 
+/* Give back the slot space at @slot, which @site owns. */
+static void op_slot_free(struct op_site *site, void *slot)
+{
+	struct op_slot_page *page = op_slot_page_of((unsigned long)slot);
+	unsigned int i;
+
+	for (i = (slot - page->text) / OP_SLOT_SIZE;
+	     i < OP_SLOTS_PER_PAGE && page->owner[i] == site; i++) {
+		WRITE_ONCE(page->owner[i], NULL);
+		page->used--;
+	}
+}
+
 /**
  * op_slots_release() - free the slots of sites no task can be inside
  * @sites:	sites on their ->release lists, past op_quiesce()
  *
- * Pages left without owners are freed after one more grace period, for
- * op_slot_owner() lookups that may still be walking past them.
+ * Both a site's slot and its detour go.  Pages left without owners are
+ * freed after one more grace period, for op_slot_owner() lookups that may
+ * still be walking past them.
  *
  * Context: op_mutex held; sleeps.
  */
@@ -126,16 +164,19 @@ void op_slots_release(struct list_head *sites)
 
 	lockdep_assert_held(&op_mutex);
 	list_for_each_entry(site, sites, release) {
-		if (!site->slot)
-			continue;
-		page = op_slot_page_of((unsigned long)site->slot);
-		WRITE_ONCE(page->owner[(site->slot - page->text) / OP_SLOT_SIZE], NULL);
+		if (site->slot)
+			op_slot_free(site, site->slot);
+		if (site->detour)
+			op_slot_free(site, site->detour);
 		site->slot = NULL;
-		if (!--page->used) {
-			/* ->list stays intact for readers still walking it */
-			list_del_rcu(&page->list);
-			list_add(&page->free, &empty);
-		}
+		site->detour = NULL;
+	}
+	list_for_each_entry_safe(page, tmp, &op_slot_pages, list) {
+		if (page->used)
+			continue;
+		/* ->list stays intact for readers still walking it */
+		list_del_rcu(&page->list);
+		list_add(&page->free, &empty);
 	}
 	if (list_empty(&empty))
 		return;

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Jump optimization on x86_64: a site's int3 becomes a rel32 jmp to its
+ * detour (layout in site-arch.h).  The jmp replaces whole instructions
+ * (the region), which the detour runs instead, so the region must hold
+ * only instructions that run the same from there, and nothing may reach
+ * into the region other than through its first byte:
+ *
+ *  - every instruction of the region may run from a slot with a jmp back
+ *    (op_x86_boostable()), RIP-relative operands re-targeted;
+ *  - no instruction of the region may fault to an exception fixup, and no
+ *    fixup may land inside it;
+ *  - no relative jump of the function lands inside it, and the function
+ *    has no indirect jump (a jump table could);
+ *  - no alternative, jump label, static call, ftrace site, other probe or
+ *    kprobe of the kernel's overlaps it, and no int3 padding is in it.
+ *
+ * Mainline does the same minus the fixups, which make it refuse every
+ * function with an exception-table entry.
+ */
+#include <linux/extable.h>
+#include <linux/kallsyms.h>
+#include <linux/memory.h>
+#include <linux/static_call.h>
+#include <asm/alternative.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
+
+#include "arch.h"
+#include "ksyms.h"
+
+/* Where an exception-table entry's fixup resumes. */
+static unsigned long op_x86_fixup_of(const struct exception_table_entry *e)
+{
+	return (unsigned long)&e->fixup + e->fixup;
+}
+
+/* Is @target strictly inside the region, past the jmp's first byte? */
+static bool op_x86_into_region(const struct op_site *site, unsigned long target, u8 rlen)
+{
+	return target > site->addr && target < site->addr + rlen;
+}
+
+/* jmp, jcc, call, loop/jrcxz and xbegin: an immediate relative target. */
+static bool op_x86_rel_branch(const struct insn *insn)
+{
+	u8 op0 = insn->opcode.bytes[0], op1 = insn->opcode.bytes[1];
+
+	switch (op0) {
+	case 0x70 ... 0x7f:
+	case 0xe0 ... 0xe3:
+	case 0xe8 ... 0xe9:
+	case 0xeb:
+		return true;
+	case 0x0f:
+		return (op1 & 0xf0) == 0x80;
+	case 0xc7:
+		return insn->modrm.bytes[0] == 0xf8;
+	default:
+		return false;
+	}
+}
+
+/* A jump to a retpoline thunk is an indirect jump. */
+static bool op_x86_is_thunk(unsigned long target)
+{
+	char name[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(name, target);
+	return !strncmp(name, "__x86_indirect_thunk_", 21) ||
+	       !strncmp(name, "__x86_indirect_jump_thunk_", 26);
+}
+
+/*
+ * Choose the region from site->addr: whole instructions, at least a jmp's
+ * worth, inside [.., @end).  Fills site->arch.region; returns its length,
+ * or a negative errno with site->reason set.
+ */
+static int op_x86_region(struct op_site *site, unsigned long end, struct insn *insns,
+			 unsigned int *n)
+{
+	unsigned long addr = site->addr, pos = addr;
+	u8 *region = site->arch.region;
+	struct insn *insn;
+
+	for (*n = 0; pos - addr < JMP32_INSN_SIZE; (*n)++, pos += insn->length) {
+		insn = &insns[*n];
+		if (pos >= end) {
+			site->reason = "the function ends before a jump's 5 bytes";
+			return -EINVAL;
+		}
+		if (op_x86_decode(pos, end, insn, region + (pos - addr))) {
+			site->reason = "undecodable instruction where the jump would go";
+			return -EINVAL;
+		}
+		if (insn->opcode.bytes[0] == INT3_INSN_OPCODE) {
+			site->reason = "int3 padding where the jump would go";
+			return -EINVAL;
+		}
+		if (!op_x86_boostable(insn)) {
+			site->reason = pos == addr ?
+				"the probed instruction cannot run from a detour" :
+				"an instruction the jump would replace cannot run from a detour";
+			return -EINVAL;
+		}
+		if (pos == addr)
+			continue;
+		if (op_ksyms.search_exception_tables(pos)) {
+			site->reason = "an instruction the jump would replace has an exception fixup";
+			return -EINVAL;
+		}
+		if (op_ksyms.ftrace_location(pos) == pos) {
+			site->reason = "an ftrace site where the jump would go";
+			return -EINVAL;
+		}
+		if (op_site_lookup(pos)) {
+			site->reason = "another probe inside the bytes its jump would replace";
+			return -EAGAIN;
+		}
+	}
+	return pos - addr;
+}
+
+/* Text that others rewrite, or a kernel kprobe, over the region. */
+static int op_x86_region_owned(struct op_site *site, u8 rlen)
+{
+	void *first = (void *)site->addr, *last = first + rlen - 1;
+
+	if (op_ksyms.arch.alternatives_text_reserved(first, last)) {
+		site->reason = "an alternative overlaps the bytes the jump would replace";
+		return -EINVAL;
+	}
+	if (op_ksyms.jump_label_text_reserved(first, last)) {
+		site->reason = "a jump label overlaps the bytes the jump would replace";
+		return -EINVAL;
+	}
+	if (op_ksyms.arch.static_call_text_reserved(first, last)) {
+		site->reason = "a static call overlaps the bytes the jump would replace";
+		return -EINVAL;
+	}
+	if (op_x86_kprobe_in(site->addr - OP_X86_KPROBE_REACH, site->addr + rlen)) {
+		site->reason = "a kprobe of the kernel's is in or near the bytes the jump would replace";
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/*
+ * Walk the whole function [@func, @end): nothing may enter the region but
+ * through its first byte.
+ */
+static int op_x86_function_check(struct op_site *site, unsigned long func, unsigned long end,
+				 u8 rlen)
+{
+	const struct exception_table_entry *e;
+	u8 buf[MAX_INSN_SIZE];
+	unsigned long pos, target;
+	struct insn insn;
+	u8 op0, reg;
+
+	for (pos = func; pos < end; pos += insn.length) {
+		if (op_x86_decode(pos, end, &insn, buf)) {
+			site->reason = "undecodable instruction in the function";
+			return -EINVAL;
+		}
+		e = op_ksyms.search_exception_tables(pos);
+		if (e && op_x86_into_region(site, op_x86_fixup_of(e), rlen)) {
+			site->reason = "an exception fixup lands inside the bytes the jump would replace";
+			return -EINVAL;
+		}
+		op0 = insn.opcode.bytes[0];
+		reg = X86_MODRM_REG(insn.modrm.bytes[0]);
+		if (op0 == 0xff && (reg == 4 || reg == 5)) {
+			site->reason = "the function has an indirect jump (a jump table may reach inside)";
+			return -EINVAL;
+		}
+		if (!op_x86_rel_branch(&insn))
+			continue;
+		target = pos + insn.length + insn.immediate.value;
+		if (op_x86_into_region(site, target, rlen)) {
+			site->reason = "a jump in the function lands inside the bytes the jump would replace";
+			return -EINVAL;
+		}
+		if (op0 != CALL_INSN_OPCODE && (target < func || target >= end) &&
+		    op_x86_is_thunk(target)) {
+			site->reason = "the function has an indirect jump (a jump table may reach inside)";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The detour's post-handler call, or a nop of its size. */
+static void op_x86_post_call(const struct op_site *site, u8 *buf)
+{
+	static const u8 nop5[] = { BYTES_NOP5 };
+	void *at = site->detour + CALL_INSN_SIZE + site->arch.len;
+
+	if (site->post)
+		__text_gen_insn(buf, CALL_INSN_OPCODE, at, op_x86_detour_post_entry,
+				CALL_INSN_SIZE);
+	else
+		memcpy(buf, nop5, sizeof(nop5));
+}
+
+/* Write the detour of @site, whose region holds @n instructions @insns. */
+static int op_x86_detour_write(struct op_site *site, struct insn *insns, unsigned int n)
+{
+	unsigned long detour = (unsigned long)site->detour, at;
+	u8 buf[OP_X86_DETOUR_SIZE];
+	unsigned int i, off = 0, from = 0;
+
+	__text_gen_insn(buf, CALL_INSN_OPCODE, (void *)detour, op_x86_detour_pre_entry,
+			CALL_INSN_SIZE);
+	off += CALL_INSN_SIZE;
+	for (i = 0; i < n; i++) {
+		memcpy(buf + off, site->arch.region + from, insns[i].length);
+		at = detour + off;
+		if (op_x86_fixup_riprel(&insns[i], site->addr + from, at, buf + off)) {
+			site->reason = "a RIP-relative operand is out of reach of the detour";
+			return -ERANGE;
+		}
+		off += insns[i].length;
+		from += insns[i].length;
+		if (i)
+			continue;
+		op_x86_post_call(site, buf + off);
+		off += CALL_INSN_SIZE;
+	}
+	__text_gen_insn(buf + off, JMP32_INSN_OPCODE, (void *)detour + off,
+			(void *)site->addr + from, JMP32_INSN_SIZE);
+	off += JMP32_INSN_SIZE;
+	op_x86_poke(site->detour, buf, off);
+	return 0;
+}
+
+/* With text_mutex held. */
+static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned long end)
+{
+	struct insn insns[JMP32_INSN_SIZE];
+	unsigned int n;
+	int rlen, ret;
+
+	rlen = op_x86_region(site, end, insns, &n);
+	if (rlen < 0)
+		return rlen;
+	ret = op_x86_region_owned(site, rlen);
+	if (!ret)
+		ret = op_x86_function_check(site, func, end, rlen);
+	if (ret)
+		return ret;
+	if (site->detour) {
+		/* the detour of an earlier optimization, still right */
+		if (WARN_ON_ONCE(rlen != site->arch.rlen))
+			return -EINVAL;
+	} else {
+		ret = op_slot_alloc(site, &site->detour, OP_X86_DETOUR_SIZE, true);
+		if (ret) {
+			site->reason = "out of memory for a detour";
+			return ret;
+		}
+		site->arch.rlen = rlen;
+		ret = op_x86_detour_write(site, insns, n);
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(site->arch.to_detour, true);
+	return 0;
+}
+
+int op_arch_opt_prepare(struct op_site *site)
+{
+	unsigned long size, offset;
+	int ret;
+
+	if (site->arch.emulation != OP_X86_OUT_OF_LINE) {
+		site->reason = "a branch, call or return is emulated, not copied to a detour";
+		return -EINVAL;
+	}
+	if (!op_ksyms.kallsyms_lookup_size_offset(site->addr, &size, &offset)) {
+		site->reason = "no symbol covers it";
+		return -EINVAL;
+	}
+	mutex_lock(op_ksyms.arch.text_mutex);
+	ret = op_x86_opt_prepare(site, site->addr - offset, site->addr - offset + size);
+	mutex_unlock(op_ksyms.arch.text_mutex);
+	return ret;
+}
+
+void op_arch_opt_unprepare(struct op_site *site)
+{
+	WRITE_ONCE(site->arch.to_detour, false);
+}
+
+/* With text_mutex held: still our int3 over the region prepared? */
+static bool op_x86_may_optimize(const struct op_site *site)
+{
+	u8 now[OP_X86_REGION_MAX];
+	u8 rlen = site->arch.rlen;
+
+	if (copy_from_kernel_nofault(now, (void *)site->addr, rlen) ||
+	    now[0] != INT3_INSN_OPCODE || memcmp(now + 1, site->arch.region + 1, rlen - 1))
+		return false;
+	return !op_x86_kprobe_in(site->addr - OP_X86_KPROBE_REACH, site->addr + rlen);
+}
+
+/*
+ * One batch of the kernel's int3-protected patching: a CPU that meets a
+ * site's first byte while the batch runs is sent where the new jmp goes.
+ */
+void op_arch_optimize(struct list_head *sites, struct list_head *failed)
+{
+	struct op_site *site, *tmp;
+	u8 jmp[JMP32_INSN_SIZE];
+
+	mutex_lock(op_ksyms.arch.text_mutex);
+	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+		if (!op_x86_may_optimize(site)) {
+			site->reason = "its text changed while its detour was prepared";
+			list_move_tail(&site->opt_list, failed);
+			continue;
+		}
+		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)site->addr, site->detour,
+				JMP32_INSN_SIZE);
+		op_ksyms.arch.text_poke_queue((void *)site->addr, jmp, JMP32_INSN_SIZE, NULL);
+	}
+	op_ksyms.arch.text_poke_finish();
+	mutex_unlock(op_ksyms.arch.text_mutex);
+}
+
+/*
+ * Back to the int3 and the original bytes after it, in one batch.  While
+ * the batch runs, a CPU meeting the first byte is sent to the detour, as
+ * the jmp being removed would.
+ */
+void op_arch_unoptimize(struct list_head *sites)
+{
+	u8 jmp[JMP32_INSN_SIZE], bp[JMP32_INSN_SIZE];
+	struct op_site *site;
+
+	mutex_lock(op_ksyms.arch.text_mutex);
+	list_for_each_entry(site, sites, opt_list) {
+		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)site->addr, site->detour,
+				JMP32_INSN_SIZE);
+		bp[0] = INT3_INSN_OPCODE;
+		memcpy(bp + 1, site->arch.region + 1, JMP32_INSN_SIZE - 1);
+		op_ksyms.arch.text_poke_queue((void *)site->addr, bp, JMP32_INSN_SIZE, jmp);
+	}
+	op_ksyms.arch.text_poke_finish();
+	mutex_unlock(op_ksyms.arch.text_mutex);
+}
+
+bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)
+{
+	return op_x86_into_region(site, addr, site->arch.rlen);
+}
+
+/*
+ * Switch the detour's post call (site-arch.h) on or off with the kernel's
+ * int3-protected patching: a CPU inside the detour takes the old or the
+ * new instruction, never a mix.
+ */
+void op_x86_detour_set_post(struct op_site *site)
+{
+	u8 call[CALL_INSN_SIZE];
+
+	if (!site->detour)
+		return;
+	op_x86_post_call(site, call);
+	mutex_lock(op_ksyms.arch.text_mutex);
+	op_ksyms.arch.text_poke_bp(site->detour + CALL_INSN_SIZE + site->arch.len, call,
+				   CALL_INSN_SIZE, NULL);
+	mutex_unlock(op_ksyms.arch.text_mutex);
+}
