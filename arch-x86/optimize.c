@@ -29,6 +29,9 @@
 #include "arch.h"
 #include "ksyms.h"
 
+static const char op_x86_indirect[] =
+	"the function has an indirect jump (a jump table may reach inside)";
+
 /* Where an exception-table entry's fixup resumes. */
 static unsigned long op_x86_fixup_of(const struct exception_table_entry *e)
 {
@@ -106,7 +109,7 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct insn *i
 		if (pos == addr)
 			continue;
 		if (op_ksyms.search_exception_tables(pos)) {
-			site->reason = "an instruction the jump would replace has an exception fixup";
+			site->reason = "a replaced instruction has an exception fixup";
 			return -EINVAL;
 		}
 		if (op_ksyms.ftrace_location(pos) == pos) {
@@ -139,7 +142,7 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 		return -EINVAL;
 	}
 	if (op_x86_kprobe_in(site->addr - OP_X86_KPROBE_REACH, site->addr + rlen)) {
-		site->reason = "a kprobe of the kernel's is in or near the bytes the jump would replace";
+		site->reason = "a kprobe of the kernel's is in or near the jump's bytes";
 		return -EAGAIN;
 	}
 	return 0;
@@ -165,25 +168,25 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 		}
 		e = op_ksyms.search_exception_tables(pos);
 		if (e && op_x86_into_region(site, op_x86_fixup_of(e), rlen)) {
-			site->reason = "an exception fixup lands inside the bytes the jump would replace";
+			site->reason = "an exception fixup lands inside the jump's bytes";
 			return -EINVAL;
 		}
 		op0 = insn.opcode.bytes[0];
 		reg = X86_MODRM_REG(insn.modrm.bytes[0]);
 		if (op0 == 0xff && (reg == 4 || reg == 5)) {
-			site->reason = "the function has an indirect jump (a jump table may reach inside)";
+			site->reason = op_x86_indirect;
 			return -EINVAL;
 		}
 		if (!op_x86_rel_branch(&insn))
 			continue;
 		target = pos + insn.length + insn.immediate.value;
 		if (op_x86_into_region(site, target, rlen)) {
-			site->reason = "a jump in the function lands inside the bytes the jump would replace";
+			site->reason = "a jump in the function lands inside the jump's bytes";
 			return -EINVAL;
 		}
 		if (op0 != CALL_INSN_OPCODE && (target < func || target >= end) &&
 		    op_x86_is_thunk(target)) {
-			site->reason = "the function has an indirect jump (a jump table may reach inside)";
+			site->reason = op_x86_indirect;
 			return -EINVAL;
 		}
 	}

@@ -6,8 +6,9 @@
  *
  * Pages come from the backend (op_arch_slot_page_alloc()), which places
  * them where the copies work: within rel32 reach of all kernel and module
- * text on x86_64, within a branch's reach of the probed text on powerpc.  Each slot records the site that owns it, so that a
- * backend's trap handler can find the site from an address inside a slot
+ * text on x86_64, within a branch's reach of the probed text on powerpc.
+ * Each slot records the site that owns it, so that a backend's trap
+ * handler can find the site from an address inside a slot
  * (op_slot_owner()) without any per-CPU state: a task may be preempted or
  * migrate while it executes a slot.
  *

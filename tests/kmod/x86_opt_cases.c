@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86_64 boosting and jump optimization, on targets whose bytes are known
+ * (x86_opt_targets.S, module optprobe_target_x86).  For each instruction class a jump may replace:
+ *
+ *  - the trap path (OPTPROBE_F_NOOPT) gives the reference: the registers
+ *    the pre and post handlers see, and the function's result;
+ *  - with optimization off, the probe is boosted and its pre handler sees
+ *    the same registers;
+ *  - after optprobe_sync(), the probe is optimized, its pre and post
+ *    handlers see the same registers, and the result is the same;
+ *
+ * with hit counts equal to call counts throughout.  Functions where a jump
+ * would be wrong (a call in the bytes it replaces, a jump into them, an
+ * indirect jump) stay unoptimized with the reason why.  A pre handler
+ * redirects from the detour; a probe registered inside an optimized
+ * region sends its site back to the breakpoint until it leaves.
+ *
+ * Registers compared: all general-purpose ones, ip, sp, cs and the flags
+ * but RF.  The trap-only fields differ by design: ss holds what the int3
+ * pushed (the detour saves __KERNEL_DS), and orig_ax is -1 on both.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "internal.h"
+#include "optprobe_test.h"
+#include "x86_opt_targets.h"
+
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
+
+/* Where the probes go: the first instruction but in op_tx86_flags (after xor). */
+#define OP_TX86_FLAGS_PROBE	2
+#define OP_TX86_PUSHPOP_SECOND	1
+
+#define CALLS	3
+#define ARG_A	3
+#define ARG_B	4
+
+struct opt_case {
+	const char *name;
+	target_fn fn;
+	unsigned int offset;	/* of the probe in fn */
+	const char *refusal;	/* NULL: optimizable; else part of the reason */
+};
+
+static struct opt_case cases[] = {
+	{ "riprel_load", NULL, 0, NULL },
+	{ "riprel_store", NULL, 0, NULL },
+	{ "pushpop", NULL, 0, NULL },
+	{ "flags", NULL, OP_TX86_FLAGS_PROBE, NULL },
+	{ "call_in_region", NULL, 0, "cannot run from a detour" },
+	{ "jump_into", NULL, 0, "lands inside" },
+	{ "jump_table", NULL, 0, "indirect jump" },
+};
+
+static void cases_init(void)
+{
+	const struct op_tx86_targets *x = &op_tx86_targets;
+	const target_fn fns[] = { x->riprel_load, x->riprel_store, x->pushpop, x->flags,
+				  x->call_in_region, x->jump_into, x->jump_table };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		cases[i].fn = fns[i];
+}
+
+static unsigned long probe_addr(const struct opt_case *c)
+{
+	return (unsigned long)c->fn + c->offset;
+}
+
+/*
+ * What the handlers saw on their last hit, and how often they ran; sp
+ * relative to the one op_tx86_call() calls from, as its callers' stack depth varies.
+ */
+static struct pt_regs seen_pre, seen_post;
+static unsigned int pre_hits, post_hits;
+static unsigned long redirect_to;
+
+static int record_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	pre_hits++;
+	seen_pre = *regs;
+	seen_pre.sp -= *op_tx86_targets.call_sp;
+	if (redirect_to) {
+		instruction_pointer_set(regs, redirect_to);
+		return 1;
+	}
+	return 0;
+}
+
+static void record_post(struct optprobe *p, struct pt_regs *regs)
+{
+	post_hits++;
+	seen_post = *regs;
+	seen_post.sp -= *op_tx86_targets.call_sp;
+}
+
+static void reset_seen(void)
+{
+	memset(&seen_pre, 0, sizeof(seen_pre));
+	memset(&seen_post, 0, sizeof(seen_post));
+	pre_hits = 0;
+	post_hits = 0;
+}
+
+/* The name of the first register where @a and @b differ, or NULL. */
+static const char *regs_differ(const struct pt_regs *a, const struct pt_regs *b)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} compared[] = {
+		{ "r15", offsetof(struct pt_regs, r15) },
+		{ "r14", offsetof(struct pt_regs, r14) },
+		{ "r13", offsetof(struct pt_regs, r13) },
+		{ "r12", offsetof(struct pt_regs, r12) },
+		{ "bp", offsetof(struct pt_regs, bp) },
+		{ "bx", offsetof(struct pt_regs, bx) },
+		{ "r11", offsetof(struct pt_regs, r11) },
+		{ "r10", offsetof(struct pt_regs, r10) },
+		{ "r9", offsetof(struct pt_regs, r9) },
+		{ "r8", offsetof(struct pt_regs, r8) },
+		{ "ax", offsetof(struct pt_regs, ax) },
+		{ "cx", offsetof(struct pt_regs, cx) },
+		{ "dx", offsetof(struct pt_regs, dx) },
+		{ "si", offsetof(struct pt_regs, si) },
+		{ "di", offsetof(struct pt_regs, di) },
+		{ "ip", offsetof(struct pt_regs, ip) },
+		{ "cs", offsetof(struct pt_regs, cs) },
+		{ "sp", offsetof(struct pt_regs, sp) },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(compared); i++)
+		if (*(unsigned long *)((void *)a + compared[i].offset) !=
+		    *(unsigned long *)((void *)b + compared[i].offset))
+			return compared[i].name;
+	if ((a->flags ^ b->flags) & ~X86_EFLAGS_RF)
+		return "flags";
+	return NULL;
+}
+
+/*
+ * Call @c's target CALLS times, always from the same stack depth; the
+ * result, or LONG_MIN if they disagreed.
+ */
+static noinline long call_target(const struct opt_case *c)
+{
+	long ret = op_tx86_targets.call(c->fn, ARG_A, ARG_B);
+	unsigned int i;
+
+	for (i = 1; i < CALLS; i++)
+		if (op_tx86_targets.call(c->fn, ARG_A, ARG_B) != ret)
+			return LONG_MIN;
+	return ret;
+}
+
+static int probe_at(struct optprobe *p, unsigned long addr, bool post, unsigned int flags)
+{
+	test_probe_init(p, NULL, addr, record_pre, post ? record_post : NULL, flags);
+	return optprobe_register(p);
+}
+
+#define CASE_CHECKS_OPT		12
+#define CASE_CHECKS_REFUSED	3
+
+/* Trap path, boosted, optimized: same registers, results and counts. */
+static void check_optimizable(struct ktap *t, const struct opt_case *c)
+{
+	struct pt_regs ref_pre, ref_post;
+	char name[TEST_NAME_LEN];
+	const char *diff;
+	struct optprobe p;
+	long want, got;
+	int ret;
+
+	/* the reference */
+	reset_seen();
+	ret = probe_at(&p, probe_addr(c), true, OPTPROBE_F_NOOPT);
+	want = call_target(c);
+	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_TRAP &&
+		   pre_hits == CALLS && post_hits == CALLS && p.nhit == CALLS,
+		   test_name(name, c->name, "trap_reference"),
+		   "register %d, mode %s, %u/%u/%lu hits", ret, test_mode_name(optprobe_mode(&p)),
+		   pre_hits, post_hits, p.nhit);
+	ref_pre = seen_pre;
+	ref_post = seen_post;
+	if (!ret)
+		optprobe_unregister(&p);
+	ktap_check(t, ref_pre.ip == probe_addr(c) && ref_post.ip > ref_pre.ip,
+		   test_name(name, c->name, "trap_ips"), "pre ip %pS, post ip %pS",
+		   (void *)ref_pre.ip, (void *)ref_post.ip);
+
+	/* boosted */
+	op_set_optimize(false);
+	reset_seen();
+	ret = probe_at(&p, probe_addr(c), false, 0);
+	got = call_target(c);
+	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_BOOSTED,
+		   test_name(name, c->name, "boosted"), "register %d, mode %s: %s", ret,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+	diff = regs_differ(&seen_pre, &ref_pre);
+	ktap_check(t, !diff && got == want && pre_hits == CALLS && p.nhit == CALLS,
+		   test_name(name, c->name, "boosted_regs_result_hits"),
+		   "%s differs, result %ld not %ld, %u/%lu hits", diff ?: "no register",
+		   got, want, pre_hits, p.nhit);
+	if (!ret)
+		optprobe_unregister(&p);
+	op_set_optimize(true);
+
+	/* optimized, with a post handler */
+	reset_seen();
+	ret = probe_at(&p, probe_addr(c), true, 0);
+	optprobe_sync();
+	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED,
+		   test_name(name, c->name, "optimized"), "register %d, mode %s: %s", ret,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+	got = call_target(c);
+	diff = regs_differ(&seen_pre, &ref_pre);
+	ktap_check(t, !diff, test_name(name, c->name, "optimized_pre_regs"),
+		   "%s differs", diff);
+	diff = regs_differ(&seen_post, &ref_post);
+	ktap_check(t, !diff, test_name(name, c->name, "optimized_post_regs"),
+		   "%s differs", diff);
+	ktap_check(t, got == want, test_name(name, c->name, "optimized_result"),
+		   "%ld, not %ld", got, want);
+	ktap_check(t, pre_hits == CALLS && post_hits == CALLS && p.nhit == CALLS && !p.nmissed,
+		   test_name(name, c->name, "optimized_hits"), "%u/%u/%lu hits, %lu missed",
+		   pre_hits, post_hits, p.nhit, p.nmissed);
+
+	/* disabled, enabled again: optimized again, counting on */
+	ret = ret ?: optprobe_disable(&p);
+	got = call_target(c);
+	ktap_check(t, !ret && p.nhit == CALLS && got == want,
+		   test_name(name, c->name, "disabled_not_hit"), "disable %d, %lu hits, result %ld",
+		   ret, p.nhit, got);
+	ret = ret ?: optprobe_enable(&p);
+	optprobe_sync();
+	got = call_target(c);
+	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED &&
+		   p.nhit == 2 * CALLS && got == want,
+		   test_name(name, c->name, "reenabled_optimized"), "enable %d, mode %s, %lu hits",
+		   ret, test_mode_name(optprobe_mode(&p)), p.nhit);
+	optprobe_unregister(&p);
+	got = call_target(c);
+	ktap_check(t, got == want, test_name(name, c->name, "unregistered_result"),
+		   "%ld, not %ld", got, want);
+}
+
+/* Refused with the reason, still hit exactly, results unchanged. */
+static void check_refused(struct ktap *t, const struct opt_case *c)
+{
+	char name[TEST_NAME_LEN];
+	struct optprobe p;
+	long want, got;
+	int ret;
+
+	want = call_target(c);
+	reset_seen();
+	ret = probe_at(&p, probe_addr(c), false, 0);
+	optprobe_sync();
+	ktap_check(t, !ret && optprobe_mode(&p) != OPTPROBE_MODE_OPTIMIZED &&
+		   strstr(optprobe_reason(&p), c->refusal),
+		   test_name(name, c->name, "refused"), "register %d, mode %s, reason \"%s\"", ret,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+	got = call_target(c);
+	ktap_check(t, got == want, test_name(name, c->name, "result"), "%ld, not %ld", got, want);
+	ktap_check(t, pre_hits == CALLS && p.nhit == CALLS, test_name(name, c->name, "hits"),
+		   "%u/%lu hits", pre_hits, p.nhit);
+	if (!ret)
+		optprobe_unregister(&p);
+}
+
+#define REDIRECT_CHECKS	2
+
+/* A pre handler sends op_tx86_pushpop to op_tx86_ret42, in both modes. */
+static void check_redirect(struct ktap *t)
+{
+	struct optprobe p;
+	long got[2];
+	int ret, i;
+
+	redirect_to = (unsigned long)op_tx86_targets.ret42;
+	for (i = 0; i < 2; i++) {
+		reset_seen();
+		ret = probe_at(&p, (unsigned long)op_tx86_targets.pushpop, false,
+			       i ? 0 : OPTPROBE_F_NOOPT);
+		optprobe_sync();
+		got[i] = op_tx86_targets.call(op_tx86_targets.pushpop, ARG_A, ARG_B);
+		ktap_check(t, !ret && got[i] == 42 && pre_hits == 1 &&
+			   optprobe_mode(&p) == (i ? OPTPROBE_MODE_OPTIMIZED : OPTPROBE_MODE_TRAP),
+			   i ? "redirect_optimized" : "redirect_trap",
+			   "register %d, result %ld, %u hits, mode %s", ret, got[i], pre_hits,
+			   test_mode_name(optprobe_mode(&p)));
+		if (!ret)
+			optprobe_unregister(&p);
+	}
+	redirect_to = 0;
+}
+
+#define INSIDE_CHECKS	3
+
+/* A probe inside an optimized region: the site goes back, then returns. */
+static void check_probe_inside(struct ktap *t)
+{
+	struct optprobe outer, inner;
+	long want = ARG_A + ARG_B, got;
+	int ret, ret2;
+
+	reset_seen();
+	ret = probe_at(&outer, (unsigned long)op_tx86_targets.pushpop, false, 0);
+	optprobe_sync();
+	ret2 = probe_at(&inner, (unsigned long)op_tx86_targets.pushpop + OP_TX86_PUSHPOP_SECOND,
+			false, 0);
+	optprobe_sync();
+	got = call_target(&cases[2]);
+	ktap_check(t, !ret && !ret2 && optprobe_mode(&outer) != OPTPROBE_MODE_OPTIMIZED &&
+		   strstr(optprobe_reason(&outer), "another probe inside"),
+		   "inside_sends_outer_back", "register %d/%d, outer %s: %s", ret, ret2,
+		   test_mode_name(optprobe_mode(&outer)), ret ? "" : optprobe_reason(&outer));
+	ktap_check(t, got == want && !ret && !ret2 && outer.nhit == CALLS && inner.nhit == CALLS,
+		   "inside_both_hit", "result %ld, %lu and %lu hits", got, outer.nhit, inner.nhit);
+	if (!ret2)
+		optprobe_unregister(&inner);
+	optprobe_sync();
+	ktap_check(t, !ret && optprobe_mode(&outer) == OPTPROBE_MODE_OPTIMIZED,
+		   "inside_gone_outer_optimized", "mode %s: %s",
+		   test_mode_name(optprobe_mode(&outer)), ret ? "" : optprobe_reason(&outer));
+	if (!ret)
+		optprobe_unregister(&outer);
+}
+
+static int __init test_x86_opt_init(void)
+{
+	unsigned int i, plan = REDIRECT_CHECKS + INSIDE_CHECKS;
+	struct ktap t;
+
+	cases_init();
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (cases[i].refusal)
+			plan += CASE_CHECKS_REFUSED;
+		else
+			plan += CASE_CHECKS_OPT;
+	}
+	ktap_start(&t, plan);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (cases[i].refusal)
+			check_refused(&t, &cases[i]);
+		else
+			check_optimizable(&t, &cases[i]);
+	}
+	check_redirect(&t);
+	check_probe_inside(&t);
+	return 0;
+}
+
+static void __exit test_x86_opt_exit(void)
+{
+}
+
+module_init(test_x86_opt_init);
+module_exit(test_x86_opt_exit);
+
+MODULE_DESCRIPTION("optprobe test: x86_64 boosting and jump optimization");
+MODULE_LICENSE("GPL");

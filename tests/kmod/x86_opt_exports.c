@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The targets in x86_opt_targets.S, for optprobe_test_x86_opt. */
+#include <linux/export.h>
+#include <linux/module.h>
+
+#include "x86_opt_targets.h"
+
+unsigned long op_tx86_call_sp;
+
+const struct op_tx86_targets op_tx86_targets = {
+	.call = op_tx86_call,
+	.call_sp = &op_tx86_call_sp,
+	.riprel_load = op_tx86_riprel_load,
+	.riprel_store = op_tx86_riprel_store,
+	.pushpop = op_tx86_pushpop,
+	.flags = op_tx86_flags,
+	.ret42 = op_tx86_ret42,
+	.call_in_region = op_tx86_call_in_region,
+	.jump_into = op_tx86_jump_into,
+	.jump_table = op_tx86_jump_table,
+};
+EXPORT_SYMBOL_GPL(op_tx86_targets);
+
+MODULE_DESCRIPTION("optprobe test targets: x86_64 instruction classes for jump optimization");
+MODULE_LICENSE("GPL");

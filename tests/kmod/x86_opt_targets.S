@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Targets of optprobe_test_x86_opt, written in assembly so that the bytes
+ * a jump replaces are known: the probe goes on the first instruction (the
+ * second in op_tx86_flags, OP_TX86_FLAGS_PROBE bytes in).  Results are
+ * computed from the arguments (a, b) so that a wrong copy or a wrong
+ * resume shows.  A module of its own (x86_opt_exports.c exports them): a
+ * module's text cannot be probed while it initializes.
+ */
+#include <linux/linkage.h>
+#include <asm/nospec-branch.h>
+
+	.data
+SYM_DATA(op_tx86_var, .quad 1000)
+SYM_DATA(op_tx86_var2, .quad 0)
+
+	.text
+
+/*
+ * long op_tx86_call(long (*fn)(long, long), long a, long b): call fn(a, b)
+ * with every other register set to a known pattern, so that a handler sees
+ * the same registers on every call, and the stack pointer of the call in
+ * op_tx86_call_sp (its callers' stack depth varies).
+ */
+SYM_FUNC_START(op_tx86_call)
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	%rdi, %rax
+	movq	%rsi, %rdi
+	movq	%rdx, %rsi
+	movabsq	$0x0303030303030303, %rdx
+	movabsq	$0x0404040404040404, %rcx
+	movabsq	$0x0808080808080808, %r8
+	movabsq	$0x0909090909090909, %r9
+	movabsq	$0x1010101010101010, %r10
+	movabsq	$0x1111111111111111, %r11
+	movabsq	$0x0b0b0b0b0b0b0b0b, %rbx
+	movabsq	$0x0e0e0e0e0e0e0e0e, %rbp
+	movabsq	$0x1212121212121212, %r12
+	movabsq	$0x1313131313131313, %r13
+	movabsq	$0x1414141414141414, %r14
+	movabsq	$0x1515151515151515, %r15
+	movq	%rsp, op_tx86_call_sp(%rip)
+	CALL_NOSPEC rax
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	RET
+SYM_FUNC_END(op_tx86_call)
+
+/* a + op_tx86_var: a RIP-relative load (7 bytes) */
+SYM_FUNC_START(op_tx86_riprel_load)
+	movq	op_tx86_var(%rip), %rax
+	addq	%rdi, %rax
+	RET
+SYM_FUNC_END(op_tx86_riprel_load)
+
+/* a + b, by way of a RIP-relative store of a (7 bytes) */
+SYM_FUNC_START(op_tx86_riprel_store)
+	movq	%rdi, op_tx86_var2(%rip)
+	movq	op_tx86_var2(%rip), %rax
+	addq	%rsi, %rax
+	RET
+SYM_FUNC_END(op_tx86_riprel_store)
+
+/* a + b, in a pushed register: push (1), mov (3), add (3) */
+SYM_FUNC_START(op_tx86_pushpop)
+	pushq	%rbx
+	movq	%rdi, %rbx
+	addq	%rsi, %rbx
+	movq	%rbx, %rax
+	popq	%rbx
+	RET
+SYM_FUNC_END(op_tx86_pushpop)
+
+/* 1 if a + b == 7, else 0: flags set in the region, read after it */
+SYM_FUNC_START(op_tx86_flags)
+	xorl	%eax, %eax
+	addq	%rsi, %rdi
+	subq	$7, %rdi
+	setz	%al
+	RET
+SYM_FUNC_END(op_tx86_flags)
+
+/* 42, where a redirecting pre handler sends op_tx86_pushpop */
+SYM_FUNC_START(op_tx86_ret42)
+	movl	$42, %eax
+	RET
+SYM_FUNC_END(op_tx86_ret42)
+
+SYM_FUNC_START(op_tx86_nothing)
+	RET
+SYM_FUNC_END(op_tx86_nothing)
+
+/* a + b, with a call among the bytes a jump would replace */
+SYM_FUNC_START(op_tx86_call_in_region)
+	movq	%rdi, %rax
+	call	op_tx86_nothing
+	addq	%rsi, %rax
+	RET
+SYM_FUNC_END(op_tx86_call_in_region)
+
+/* a + b (b > 0), with a loop jumping back to the probe's second instruction */
+SYM_FUNC_START(op_tx86_jump_into)
+	movq	%rdi, %rax
+1:	addq	$1, %rax
+	decq	%rsi
+	jnz	1b
+	RET
+SYM_FUNC_END(op_tx86_jump_into)
+
+/* a + b, then an indirect jump, as a jump table makes */
+SYM_FUNC_START(op_tx86_jump_table)
+	movq	%rdi, %rax
+	addq	%rsi, %rax
+	leaq	1f(%rip), %rcx
+	JMP_NOSPEC rcx
+1:	RET
+SYM_FUNC_END(op_tx86_jump_table)

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The targets in x86_opt_targets.S: long fn(long a, long b). */
+#ifndef X86_OPT_TARGETS_H
+#define X86_OPT_TARGETS_H
+
+typedef long (*target_fn)(long a, long b);
+
+long op_tx86_call(target_fn fn, long a, long b);
+long op_tx86_riprel_load(long a, long b);
+long op_tx86_riprel_store(long a, long b);
+long op_tx86_pushpop(long a, long b);
+long op_tx86_flags(long a, long b);
+long op_tx86_ret42(long a, long b);
+long op_tx86_call_in_region(long a, long b);
+long op_tx86_jump_into(long a, long b);
+long op_tx86_jump_table(long a, long b);
+
+/* op_tx86_call() leaves here the stack pointer it calls from. */
+extern unsigned long op_tx86_call_sp;
+
+/* What optprobe_target_x86 gives the test. */
+struct op_tx86_targets {
+	/* call fn(a, b) with every other register set to a known pattern */
+	long (*call)(target_fn fn, long a, long b);
+	unsigned long *call_sp;
+	target_fn riprel_load, riprel_store, pushpop, flags, ret42;
+	target_fn call_in_region, jump_into, jump_table;
+};
+
+extern const struct op_tx86_targets op_tx86_targets;
+
+#endif /* X86_OPT_TARGETS_H */
