@@ -85,13 +85,50 @@ static const char *op_ppc_refusal(ppc_inst_t insn)
 	 */
 	if (get_op(word) == OP_19 && ret == 0)
 		return "a branch emulate_step() cannot emulate";
-	/*
-	 * The 8LS and MLS prefixed forms (prefix types 0 and 2) with R set
-	 * address relative to the instruction: a copy in a slot would not.
-	 */
-	if (ppc_inst_prefixed(insn) && !(word & (1 << 24)) && GET_PREFIX_R(word))
-		return "a pc-relative prefixed instruction";
 	return NULL;
+}
+
+/*
+ * The 8LS and MLS prefixed forms (prefix types 0 and 2) with R set address
+ * relative to the instruction (pld, plwz, pstd, pla, ...).
+ */
+bool op_ppc_pcrel(ppc_inst_t insn)
+{
+	u32 prefix = ppc_inst_val(insn);
+
+	return ppc_inst_prefixed(insn) && !(prefix & (1 << 24)) && GET_PREFIX_R(prefix);
+}
+
+/* The 34-bit displacement: d0 in the prefix's low 18 bits, d1 in the suffix's low 16. */
+s64 op_ppc_disp34(ppc_inst_t insn)
+{
+	return sign_extend64((u64)(ppc_inst_val(insn) & 0x3ffff) << 16 |
+			     (ppc_inst_suffix(insn) & 0xffff), 33);
+}
+
+/**
+ * op_ppc_relocate() - the copy of an instruction that runs the same elsewhere
+ * @insn:	the instruction
+ * @from:	its address
+ * @to:		where the copy goes
+ * @copy:	the copy: @insn, with a pc-relative displacement corrected
+ *
+ * Return: 0, or -ERANGE if the displacement no longer fits its 34 bits.
+ */
+int op_ppc_relocate(ppc_inst_t insn, unsigned long from, unsigned long to, ppc_inst_t *copy)
+{
+	u32 prefix = ppc_inst_val(insn), suffix = ppc_inst_suffix(insn);
+	s64 d;
+
+	*copy = insn;
+	if (!op_ppc_pcrel(insn))
+		return 0;
+	d = op_ppc_disp34(insn) + (from - to);
+	if (d != sign_extend64(d, 33))
+		return -ERANGE;
+	*copy = ppc_inst_prefix((prefix & ~0x3ffff) | ((d >> 16) & 0x3ffff),
+				(suffix & ~0xffff) | (d & 0xffff));
+	return 0;
 }
 
 /*
@@ -143,33 +180,39 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 /*
  * Every site gets a slot holding [instruction][trap], whether or not
  * emulate_step() will decline it: that depends on the registers at the
- * hit (a load's address, MSR[FP] for a floating-point load, ...).
+ * hit (a load's address, MSR[FP] for a floating-point load, ...).  The
+ * slot of a pc-relative instruction must be near enough for its
+ * displacement to be corrected; any other may be anywhere.
  */
 int op_arch_prepare(struct op_site *site)
 {
 	u32 copy[OP_ARCH_SLOT_SIZE / sizeof(u32)];
+	ppc_inst_t insn;
 	unsigned int len;
+	bool near;
 	int ret;
 
 	if (op_ppc_read_insn(site->addr, &site->arch.insn)) {
 		site->reason = "unreadable instruction";
 		return -EINVAL;
 	}
-	ret = op_slot_alloc(site, &site->slot, OP_ARCH_SLOT_SIZE, false);
+	near = op_ppc_pcrel(site->arch.insn);
+	ret = op_slot_alloc(site, &site->slot, OP_ARCH_SLOT_SIZE, near);
 	if (ret) {
-		site->reason = "out of memory for a slot";
+		site->reason = near ? "a pc-relative instruction, and no slot area in reach" :
+			"out of memory for a slot";
 		return ret;
 	}
-	len = ppc_inst_len(site->arch.insn);
-	copy[0] = ppc_inst_val(site->arch.insn);
-	copy[1] = ppc_inst_suffix(site->arch.insn);
+	if (op_ppc_relocate(site->arch.insn, site->addr, (unsigned long)site->slot, &insn)) {
+		site->reason = "a pc-relative operand out of reach of its slot";
+		return -ERANGE;
+	}
+	len = ppc_inst_len(insn);
+	copy[0] = ppc_inst_val(insn);
+	copy[1] = ppc_inst_suffix(insn);
 	copy[len / sizeof(u32)] = BREAKPOINT_INSTRUCTION;
 	op_arch_slot_write(site->slot, copy, len + sizeof(u32));
 	/* post handlers run from the trap after the copy, which stays */
 	site->bp_mode = OPTPROBE_MODE_TRAP;
 	return 0;
-}
-
-void op_arch_site_flags(struct op_site *site)
-{
 }

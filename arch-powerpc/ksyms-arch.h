@@ -22,7 +22,8 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(emulate_step)) emulate_step;
 	/* slot pages within branch range of module text */
 	typeof(op_ptr_to(__vmalloc_node_range)) __vmalloc_node_range;
-	/* the kernel's own 64 KiB detour area near kernel text */
+	/* the kernel's own 64 KiB detour area near kernel text, and who owns it */
+	typeof(op_ptr_to(optinsn_slot)) optinsn_slot;
 	typeof(op_ptr_to(alloc_optinsn_page)) alloc_optinsn_page;
 	typeof(op_ptr_to(free_optinsn_page)) free_optinsn_page;
 };

@@ -9,6 +9,7 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(change_memory_attr),
 	OP_ARCH_KSYM(emulate_step),
 	OP_ARCH_KSYM(__vmalloc_node_range),
+	OP_ARCH_KSYM(optinsn_slot),
 	OP_ARCH_KSYM(alloc_optinsn_page),
 	OP_ARCH_KSYM(free_optinsn_page),
 };

@@ -3,8 +3,21 @@
  * Writing text on powerpc64le: only through the kernel's
  * patch_instruction(), which writes through a temporary mapping of the
  * page and flushes the data and instruction caches (icbi reaches every
- * CPU).  Slot pages are module_alloc() memory, read-only and executable
- * once allocated, like the kernel's own kprobe slot pages.
+ * CPU).  Every write is made with op_mutex held, which serializes them.
+ *
+ * Slot areas: trap-mode slots anywhere, in module_alloc() pages; detours
+ * within a branch's reach of the probed text (op_arch_slot_reaches()):
+ *
+ *  - kernel text: the kernel's own 64 KiB detour area, optinsn_slot, in
+ *    kernel text, which alloc_optinsn_page() hands out once until
+ *    free_optinsn_page(): owning it through them keeps the kernel's
+ *    optimized kprobes and optprobe from both writing it.  The kernel
+ *    keeps it for good once one of its kprobes was optimized there.
+ *  - module text: pages allocated within reach of the module, as
+ *    module_alloc() allocates, in a narrower range.
+ *
+ * Both are read-only and executable once optprobe has them, like the
+ * kernel's own kprobe slot pages.
  */
 #include <linux/bug.h>
 #include <linux/delay.h>
@@ -12,6 +25,7 @@
 #include <linux/moduleloader.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <asm/inst.h>
 #include <asm/probes.h>
 #include <asm/set_memory.h>
@@ -27,7 +41,7 @@
  * the trap is written owns the trap with the right original, and
  * op_arch_disarm() then leaves it in place.
  */
-static bool op_ppc_kprobe_at(unsigned long addr)
+bool op_ppc_kprobe_at(unsigned long addr)
 {
 	bool found;
 
@@ -46,11 +60,23 @@ static bool op_ppc_kprobe_at(unsigned long addr)
  * forever, or a trap that never fires.  Writing the same word again once
  * that translation is over drops the stale copy.
  */
-static void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
+void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
+{
+	op_ppc_write(addr, insn);
+	op_ppc_settle();
+	op_ppc_write(addr, insn);
+}
+
+/* One write of live text: op_ppc_patch() or a batch does two. */
+void op_ppc_write(unsigned long addr, ppc_inst_t insn)
 {
 	WARN_ON_ONCE(op_ksyms.arch.patch_instruction((u32 *)addr, insn));
+}
+
+/* Between the two writes: long enough for a translation under way to end. */
+void op_ppc_settle(void)
+{
 	usleep_range(1000, 2000);
-	WARN_ON_ONCE(op_ksyms.arch.patch_instruction((u32 *)addr, insn));
 }
 
 /* The instruction prepared must still be there, and no kernel kprobe. */
@@ -91,20 +117,13 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 	}
 }
 
-/*
- * Anywhere will do for the copies: nothing run from a slot depends on
- * where the slot is (branches are emulated, pc-relative prefixed
- * instructions refused).
- */
-void *op_arch_slot_page_alloc(unsigned long addr, bool near)
-{
-	void *page = op_ksyms.module_alloc(PAGE_SIZE);
+/* The kernel's detour area while optprobe owns it, else NULL. */
+static void *op_ppc_core_area;
 
-	if (!page)
-		return NULL;
-	/* unused slot words trap */
+/* Unused slot words trap; then read-only, then executable: never W+X. */
+static void *op_ppc_page_seal(void *page)
+{
 	memset32(page, BREAKPOINT_INSTRUCTION, PAGE_SIZE / sizeof(u32));
-	/* read-only first, then executable: never writable and executable */
 	if (op_ksyms.arch.change_memory_attr((unsigned long)page, 1, SET_MEMORY_RO) ||
 	    op_ksyms.arch.change_memory_attr((unsigned long)page, 1, SET_MEMORY_X)) {
 		op_ksyms.module_memfree(page);
@@ -114,11 +133,80 @@ void *op_arch_slot_page_alloc(unsigned long addr, bool near)
 }
 
 /*
- * As the kernel frees its kprobe slot pages: module_alloc() areas are
- * VM_FLUSH_RESET_PERMS, and the read-only and executable attributes lived
- * only in the vmalloc mapping that vfree() tears down.
+ * A page whose every word a "b" at @addr reaches, and back: as
+ * module_alloc() allocates, but within OP_PPC_REACH of @addr.  The vmalloc
+ * area, which holds module text, is searched from the lowest address up.
+ */
+static void *op_ppc_page_near(unsigned long addr)
+{
+	unsigned long start = max(VMALLOC_START, round_up(addr - OP_PPC_REACH, PAGE_SIZE));
+	unsigned long end = min(VMALLOC_END, addr + OP_PPC_REACH + PAGE_SIZE);
+	void *page;
+
+	/* the caller says why when there is no room */
+	page = op_ksyms.arch.__vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
+						  GFP_KERNEL | __GFP_NOWARN, PAGE_KERNEL,
+						  VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
+						  __builtin_return_address(0));
+	if (!page)
+		return NULL;
+	if (WARN_ON_ONCE(!op_arch_slot_reaches(page, addr))) {
+		vfree(page);
+		return NULL;
+	}
+	return op_ppc_page_seal(page);
+}
+
+/*
+ * The kernel's detour area for kernel text at @addr, if the kernel lets
+ * optprobe have it.  Its first PAGE_SIZE bytes, all of it with 64 KiB
+ * pages; its words are left as they are, nothing branches to a free slot.
+ */
+static void *op_ppc_core_area_take(unsigned long addr)
+{
+	BUILD_BUG_ON(PAGE_SIZE > SZ_64K);
+	if (op_ppc_core_area || !op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, addr))
+		return NULL;
+	op_ppc_core_area = op_ksyms.arch.alloc_optinsn_page();
+	return op_ppc_core_area;
+}
+
+void *op_arch_slot_page_alloc(unsigned long addr, bool near)
+{
+	void *page;
+
+	if (near && op_ksyms.core_kernel_text(addr))
+		return op_ppc_core_area_take(addr);
+	if (near)
+		return op_ppc_page_near(addr);
+	page = op_ksyms.module_alloc(PAGE_SIZE);
+	return page ? op_ppc_page_seal(page) : NULL;
+}
+
+/*
+ * The kernel's area goes back to the kernel.  The others as the kernel
+ * frees its kprobe slot pages: they are VM_FLUSH_RESET_PERMS, and the
+ * read-only and executable attributes lived only in the vmalloc mapping
+ * that vfree() tears down.
  */
 void op_arch_slot_page_free(void *page)
 {
+	if (page == op_ppc_core_area) {
+		op_ksyms.arch.free_optinsn_page(page);
+		op_ppc_core_area = NULL;
+		return;
+	}
 	op_ksyms.module_memfree(page);
+}
+
+/* Why no slot area in reach of @site has room for a detour. */
+const char *op_ppc_no_area(const struct op_site *site)
+{
+	if (site->mod)
+		return "no memory for a detour within branch range (32 MB) of its module";
+	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, site->addr))
+		return "the kernel's detour area (optinsn_slot) is out of its branch range";
+	if (!op_ppc_core_area)
+		return "the kernel's kprobes hold the kernel's detour area (optinsn_slot)";
+	return "the kernel's detour area (optinsn_slot) is full";
 }

@@ -17,6 +17,11 @@
  * Nothing is kept per CPU between the two: the slot names its site, so an
  * interrupt may come, and probes may hit, while a CPU runs the copy.
  *
+ * A site prepared for jump optimization sends its trap hits to its detour
+ * (optimize.c), whose trampolines (tramp.S) call the C halves below; a
+ * third trap of ours, op_ppc_detour_redirect, resumes where a handler in
+ * a detour moved the instruction pointer.
+ *
  * A trap that another CPU removes while this one takes it is retried:
  * kprobe_handler() does so when it finds the original back in place, and
  * so does op_ppc_trap() for a site unhashed after kprobe_handler() looked.
@@ -49,6 +54,26 @@ static void op_ppc_run(struct op_site *site, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(op_ppc_run);
 
+/*
+ * The trap at op_ppc_detour_redirect: the trampoline's frame, with the
+ * registers as the handlers left them, is the detour's, at the trapping
+ * r1.  Return from the trap with those registers, r1 included: that drops
+ * the detour's frame and resumes at their nip.  MSR stays as it is now.
+ */
+static void op_ppc_detour_resume(struct pt_regs *regs)
+{
+	const struct pt_regs *saved = (void *)regs->gpr[1] + STACK_FRAME_OVERHEAD;
+
+	memcpy(regs->gpr, saved->gpr, sizeof(regs->gpr));
+	regs->link = saved->link;
+	regs->ctr = saved->ctr;
+	regs->xer = saved->xer;
+	regs->ccr = saved->ccr;
+	regs_set_return_ip(regs, saved->nip);
+}
+
+NOKPROBE_SYMBOL(op_ppc_detour_resume);
+
 static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct pt_regs *regs = ((struct die_args *)data)->regs;
@@ -62,8 +87,16 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 
 	site = op_site_lookup(addr);
 	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
-		if (!op_dispatch_pre(site, regs))
+		/* prepared for its jump, not yet patched: the detour does the rest */
+		if (READ_ONCE(site->arch.to_detour))
+			regs_set_return_ip(regs, (unsigned long)site->detour);
+		else if (!op_dispatch_pre(site, regs))
 			op_ppc_run(site, regs);
+		return NOTIFY_STOP;
+	}
+
+	if (addr == (unsigned long)op_ppc_detour_redirect) {
+		op_ppc_detour_resume(regs);
 		return NOTIFY_STOP;
 	}
 
@@ -89,6 +122,47 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 }
 
 NOKPROBE_SYMBOL(op_ppc_trap);
+
+/*
+ * The C halves of the trampolines.  @regs is saved as the trap path saves
+ * it but for nip, which is set here; @from, the return address into the
+ * detour, names the site.  Whether the detour may be freed meanwhile: no,
+ * a task inside it holds off the grace period that precedes freeing (the
+ * kernel is not preemptible here; see op_quiesce()).
+ */
+
+/* At the detour's start: the pre handlers, which may redirect. */
+int notrace op_ppc_detour_pre(struct pt_regs *regs, unsigned long from)
+{
+	struct op_site *site;
+	int redirect;
+
+	preempt_disable_notrace();
+	site = op_slot_owner(from);
+	regs->nip = site->addr;
+	redirect = op_dispatch_pre(site, regs);
+	preempt_enable_notrace();
+	return redirect;
+}
+
+NOKPROBE_SYMBOL(op_ppc_detour_pre);
+
+/* After the instruction: the post handlers, which may move nip too. */
+int notrace op_ppc_detour_post(struct pt_regs *regs, unsigned long from)
+{
+	unsigned long next;
+	struct op_site *site;
+
+	preempt_disable_notrace();
+	site = op_slot_owner(from);
+	next = site->addr + ppc_inst_len(site->arch.insn);
+	regs->nip = next;
+	op_dispatch_post(site, regs);
+	preempt_enable_notrace();
+	return regs->nip != next;
+}
+
+NOKPROBE_SYMBOL(op_ppc_detour_post);
 
 /*
  * First in the chain but for the notifiers registered at boot with the
