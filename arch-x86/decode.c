@@ -143,10 +143,16 @@ static const u16 op_x86_twobyte_boostable[16] = {
 
 /*
  * May the instruction run from a slot with a jmp back instead of a trap?
- * Mainline's can_boost() is the reference, and this is no more
- * permissive: nothing that branches, traps or depends on where it runs
- * (but RIP-relative operands, which the copy re-targets), no address-size
- * or CS-override prefix, no x87 escape.
+ * Mainline's can_boost() is the reference: nothing that branches, traps
+ * or depends on where it runs (but RIP-relative operands, which the copy
+ * re-targets), no address-size or CS-override prefix, no x87 escape.
+ *
+ * One step further than mainline: the group 2 shifts and rotates (c0 c1
+ * d0..d3), which mainline refuses with the software interrupts around
+ * them in its old opcode ranges.  They compute on a register or memory
+ * operand and the flags, every ModRM form is defined, and nothing of them
+ * depends on where they run; optprobe_test_x86_opt's "shift" case shows
+ * them boosted and optimized with the trap path's registers.
  */
 bool op_x86_boostable(const struct insn *insn)
 {
@@ -165,10 +171,8 @@ bool op_x86_boostable(const struct insn *insn)
 	case 0x62:		/* bound */
 	case 0x70 ... 0x7f:	/* jcc */
 	case 0x9a:		/* far call */
-	case 0xc0 ... 0xc1:	/* group 2 */
 	case 0xc2 ... 0xc3:	/* ret */
 	case 0xca ... 0xcf:	/* far ret, int3, int, into, iret */
-	case 0xd0 ... 0xd3:	/* group 2 */
 	case 0xd6:		/* undefined */
 	case 0xd8 ... 0xdf:	/* x87 escape */
 	case 0xe0 ... 0xe3:	/* loop, jrcxz */

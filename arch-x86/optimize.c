@@ -22,6 +22,7 @@
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/static_call.h>
+#include <linux/uaccess.h>
 #include <asm/alternative.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
@@ -149,6 +150,25 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 }
 
 /*
+ * Are [@pos, @end) the padding after a function's last instruction: all
+ * zeros (a module's text between its sections) or all int3?  kallsyms
+ * sizes a function up to the next symbol, so its end may cut the padding
+ * in the middle of what would decode as an instruction.
+ */
+static bool op_x86_padding(unsigned long pos, unsigned long end)
+{
+	u8 first, byte;
+
+	if (copy_from_kernel_nofault(&first, (void *)pos, 1) ||
+	    (first != 0 && first != INT3_INSN_OPCODE))
+		return false;
+	for (pos++; pos < end; pos++)
+		if (copy_from_kernel_nofault(&byte, (void *)pos, 1) || byte != first)
+			return false;
+	return true;
+}
+
+/*
  * Walk the whole function [@func, @end): nothing may enter the region but
  * through its first byte.
  */
@@ -163,6 +183,8 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 
 	for (pos = func; pos < end; pos += insn.length) {
 		if (op_x86_decode(pos, end, &insn, buf)) {
+			if (op_x86_padding(pos, end))
+				break;
 			site->reason = "undecodable instruction in the function";
 			return -EINVAL;
 		}

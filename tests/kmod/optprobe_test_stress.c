@@ -36,6 +36,15 @@
  * site being patched jumps to address 0.  Hence also the probes that stay:
  * they keep the entry's call site patched and the breakpoint inside set
  * while their neighbours come and go.
+ *
+ * optprobe_test_stress_opt builds this file with STRESS_OPTIMIZED for
+ * twenty seconds of the same with jump-optimized probes: the probe kept
+ * inside the second target is optimized, the one that comes and goes on
+ * its second instruction lies inside the jump, so each time it comes the
+ * site goes back to its breakpoint, and each time it goes the site is
+ * optimized again; now and then the optimize switch is turned off and on.
+ * The optimizer's text changes happen within optprobe_sync(), which every
+ * operation ends with, while the caller is parked (x86_64, as above).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,10 +57,20 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "internal.h"
 #include "optprobe_target.h"
 #include "optprobe_test.h"
 
+#ifdef STRESS_OPTIMIZED
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
+#define STRESS_OPT	true
+#define STRESS_SECONDS	20
+#define STRESS_NOOPT	0
+#else
+#define STRESS_OPT	false
 #define STRESS_SECONDS	10
+#define STRESS_NOOPT	OPTPROBE_F_NOOPT
+#endif
 #define MAX_SEQ		BIT(23)
 #define MAX_WINDOWS	4096
 #define CALLER_CPU	0
@@ -82,9 +101,9 @@ struct stress_probe {
 static struct stress_probe probes[] = {
 	{ "a_entry_kept", "optprobe_target_stress_a", 0, 0, true, false },
 	{ "a_entry", "optprobe_target_stress_a", 0, 0, false, false },
-	{ "b_inside_kept", "optprobe_target_stress_b", 1, OPTPROBE_F_NOOPT, true, false },
+	{ "b_inside_kept", "optprobe_target_stress_b", 1, STRESS_NOOPT, true, false },
 	{ "b_inside", "optprobe_target_stress_b", 1, 0, false, false },
-	{ "b_second", "optprobe_target_stress_b", 2, OPTPROBE_F_NOOPT, false, true },
+	{ "b_second", "optprobe_target_stress_b", 2, STRESS_NOOPT, false, true },
 };
 
 /* The probes that come and go */
@@ -95,7 +114,7 @@ static struct stress_probe * const churned[] = { &probes[1], &probes[3], &probes
 /* Written by the caller only: the last iteration begun, and the last finished. */
 static unsigned long started, done;
 static unsigned long caller_wrong;
-static bool stop, caller_finished;
+static bool stop, caller_started, caller_finished;
 /* Parking the caller: requested by the control thread, acknowledged by the caller */
 static bool park_request, parked;
 static unsigned int ops, ops_failed;
@@ -164,7 +183,8 @@ static int caller_fn(void *unused)
  */
 static void park(const struct stress_probe *sp, bool on)
 {
-	if (!IS_ENABLED(CONFIG_X86) || !sp->writes_text)
+	if (!IS_ENABLED(CONFIG_X86) || (!sp->writes_text && !STRESS_OPT) ||
+	    !READ_ONCE(caller_started))
 		return;
 	/* whatever was written before a release is seen by the caller after it */
 	smp_store_release(&park_request, on);
@@ -172,6 +192,30 @@ static void park(const struct stress_probe *sp, bool on)
 	while (smp_load_acquire(&parked) != on && !READ_ONCE(caller_finished))
 		usleep_range(10, 20);
 }
+
+/* With optimized probes, the optimizer's text changes happen while parked. */
+static void optimizer_sync(void)
+{
+	if (STRESS_OPT)
+		optprobe_sync();
+}
+
+#ifdef STRESS_OPTIMIZED
+/* Turn the optimize switch off and on again: every site unoptimized, then optimized. */
+static void toggle_optimize(void)
+{
+	park(&probes[2], true);
+	op_set_optimize(false);
+	op_set_optimize(true);
+	optprobe_sync();
+	park(&probes[2], false);
+	ops++;
+}
+#else
+static void toggle_optimize(void)
+{
+}
+#endif
 
 static unsigned long read_done(void)
 {
@@ -210,6 +254,7 @@ static void arm(struct stress_probe *sp, bool do_register)
 	} else {
 		ret = optprobe_enable(&sp->p);
 	}
+	optimizer_sync();
 	w->a = read_started();
 	park(sp, false);
 	note_op(ret);
@@ -234,6 +279,7 @@ static void disarm(struct stress_probe *sp, bool do_unregister)
 	} else {
 		ret = optprobe_disable(&sp->p);
 	}
+	optimizer_sync();
 	w->b = read_started();
 	park(sp, false);
 	note_op(ret);
@@ -248,6 +294,7 @@ static void register_disarmed(struct stress_probe *sp)
 	test_probe_init(&sp->p, NULL, sp->addr, stress_pre, NULL, sp->flags | OPTPROBE_F_DISABLED);
 	park(sp, true);		/* a new site fills a slot */
 	ret = optprobe_register(&sp->p);
+	optimizer_sync();
 	park(sp, false);
 	note_op(ret);
 	sp->registered = !ret;
@@ -255,8 +302,11 @@ static void register_disarmed(struct stress_probe *sp)
 
 static void unregister_disarmed(struct stress_probe *sp)
 {
+	park(sp, true);
 	sp->nmissed += READ_ONCE(sp->p.nmissed);
 	optprobe_unregister(&sp->p);
+	optimizer_sync();
+	park(sp, false);
 	sp->registered = false;
 }
 
@@ -287,6 +337,8 @@ static int control_fn(void *unused)
 	unsigned int i;
 
 	while (time_before(jiffies, end) && !READ_ONCE(caller_finished)) {
+		if (STRESS_OPT && get_random_u32() % 16 == 0)
+			toggle_optimize();
 		step(churned[get_random_u32() % ARRAY_SIZE(churned)]);
 		usleep_range(50, 50 + get_random_u32() % 500);
 	}
@@ -413,6 +465,7 @@ static int run(void)
 	}
 	kthread_bind(caller, CALLER_CPU);
 	kthread_bind(control, CONTROL_CPU);
+	WRITE_ONCE(caller_started, true);
 	wake_up_process(caller);
 	wake_up_process(control);
 	wait_for_completion(&control_done);
@@ -420,21 +473,42 @@ static int run(void)
 	return 0;
 }
 
+#ifdef STRESS_OPTIMIZED
+#define STRESS_CHECKS	3
+
+/* The probe kept inside the second target is optimized, as its neighbour churns. */
+static void check_kept_mode(struct ktap *t)
+{
+	const struct optprobe *p = &probes[2].p;
+
+	optprobe_sync();
+	ktap_check(t, optprobe_mode(p) == OPTPROBE_MODE_OPTIMIZED, "kept_probe_optimized",
+		   "mode %s: %s", test_mode_name(optprobe_mode(p)), optprobe_reason(p));
+}
+#else
+#define STRESS_CHECKS	2
+
+static void check_kept_mode(struct ktap *t)
+{
+}
+#endif
+
 static int __init test_stress_init(void)
 {
 	unsigned int i;
 	struct ktap t;
 	int ret;
 
-	ktap_start(&t, 2 + ARRAY_SIZE(probes) * PROBE_CHECKS);
+	ktap_start(&t, STRESS_CHECKS + ARRAY_SIZE(probes) * PROBE_CHECKS);
 	if (!cpu_online(CALLER_CPU) || !cpu_online(CONTROL_CPU)) {
-		for (i = 0; i < 2 + ARRAY_SIZE(probes) * PROBE_CHECKS; i++)
+		for (i = 0; i < STRESS_CHECKS + ARRAY_SIZE(probes) * PROBE_CHECKS; i++)
 			ktap_skip(&t, "stress", "needs CPUs 0 and 1");
 		return 0;
 	}
 	ret = setup();
 	if (!ret) {
 		arm_kept(true);
+		check_kept_mode(&t);
 		ret = run();
 		arm_kept(false);
 	}

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * x86_64 boosting and jump optimization, on targets whose bytes are known
- * (x86_opt_targets.S, module optprobe_target_x86).  For each instruction class a jump may replace:
+ * (x86_opt_targets.S, module optprobe_target_x86).  For each instruction
+ * class a jump may replace (RIP-relative load and store, push and pop,
+ * flags set inside and read after, group 2 shifts):
  *
  *  - the trap path (OPTPROBE_F_NOOPT) gives the reference: the registers
  *    the pre and post handlers see, and the function's result;
@@ -51,6 +53,7 @@ static struct opt_case cases[] = {
 	{ "riprel_store", NULL, 0, NULL },
 	{ "pushpop", NULL, 0, NULL },
 	{ "flags", NULL, OP_TX86_FLAGS_PROBE, NULL },
+	{ "shift", NULL, 0, NULL },
 	{ "call_in_region", NULL, 0, "cannot run from a detour" },
 	{ "jump_into", NULL, 0, "lands inside" },
 	{ "jump_table", NULL, 0, "indirect jump" },
@@ -60,7 +63,7 @@ static void cases_init(void)
 {
 	const struct op_tx86_targets *x = &op_tx86_targets;
 	const target_fn fns[] = { x->riprel_load, x->riprel_store, x->pushpop, x->flags,
-				  x->call_in_region, x->jump_into, x->jump_table };
+				  x->shift, x->call_in_region, x->jump_into, x->jump_table };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)

@@ -14,6 +14,7 @@ const struct op_tx86_targets op_tx86_targets = {
 	.riprel_store = op_tx86_riprel_store,
 	.pushpop = op_tx86_pushpop,
 	.flags = op_tx86_flags,
+	.shift = op_tx86_shift,
 	.ret42 = op_tx86_ret42,
 	.call_in_region = op_tx86_call_in_region,
 	.jump_into = op_tx86_jump_into,

@@ -89,6 +89,14 @@ SYM_FUNC_START(op_tx86_flags)
 	RET
 SYM_FUNC_END(op_tx86_flags)
 
+/* (a << 5) + (b >> 1): group 2 shifts, by an immediate (4) and by one (3) */
+SYM_FUNC_START(op_tx86_shift)
+	shlq	$5, %rdi
+	sarq	%rsi
+	leaq	(%rdi,%rsi), %rax
+	RET
+SYM_FUNC_END(op_tx86_shift)
+
 /* 42, where a redirecting pre handler sends op_tx86_pushpop */
 SYM_FUNC_START(op_tx86_ret42)
 	movl	$42, %eax
@@ -116,11 +124,16 @@ SYM_FUNC_START(op_tx86_jump_into)
 	RET
 SYM_FUNC_END(op_tx86_jump_into)
 
-/* a + b, then an indirect jump, as a jump table makes */
+/*
+ * a + b, then an indirect jump, as a jump table makes.  The jz, never
+ * taken, shows objtool that the code after the indirect jump is reached.
+ */
 SYM_FUNC_START(op_tx86_jump_table)
 	movq	%rdi, %rax
 	addq	%rsi, %rax
 	leaq	1f(%rip), %rcx
+	testq	%rcx, %rcx
+	jz	1f
 	JMP_NOSPEC rcx
 1:	RET
 SYM_FUNC_END(op_tx86_jump_table)
