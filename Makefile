@@ -36,16 +36,17 @@ KBUILD = $(MAKE) -C $(KDIR_OF) ARCH=$(KARCH) CROSS_COMPILE=$(CROSS) W=1 \
 	CONFIG_DEBUG_INFO_BTF_MODULES=
 
 # The directories kbuild sees; each is mirrored into $(BUILD) as symlinks.
-SOURCES := Kbuild core arch-x86 arch-powerpc include samples tests/kmod tests/harness
+SOURCES := Kbuild core arch-x86 arch-powerpc include samples tests/kmod tests/harness bench
 
-.PHONY: all build deps unit check demo lint module clean help
+.PHONY: all build deps unit check demo bench lint module clean help
 
 all: build
 
 help:
 	@echo "make [ARCH=x86_64|ppc64le]     build optprobe.ko and every test and sample module"
 	@echo "make demo [ARCH=...]           boot a VM and show optprobe at work"
-	@echo "make check                     host unit tests, harness tests, the QEMU matrix"
+	@echo "make bench [ARCH=...]          optprobe vs the kernel's kprobes: build/bench-ARCH.{json,svg,md}"
+	@echo "make check                     host unit tests, harness tests, the QEMU matrix, bench smoke"
 	@echo "make lint                      checkpatch --strict and sparse"
 	@echo "make module M=/abs/dir         build an external probe module against optprobe"
 	@echo "make deps                      fetch packages and kernels (run implicitly)"
@@ -76,6 +77,9 @@ check:
 
 demo: build
 	@$(TOP)/scripts/demo $(ARCH)
+
+bench: build
+	@$(TOP)/scripts/bench --arch $(ARCH) --build $(BUILD)
 
 lint:
 	@$(TOP)/scripts/lint
