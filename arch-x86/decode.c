@@ -3,9 +3,10 @@
  * Instruction checks for x86_64 probes: is an address an instruction
  * boundary, and can the instruction there be probed, and how.
  *
- * Decoding uses the kernel's own decoder (insn_decode()), walking from the
+ * Decoding uses optprobe's own decoder (x86-insn.c), walking from the
  * start of the function, and reads through breakpoints of optprobe's and
- * of the kernel's kprobes to the bytes they replaced.
+ * of the kernel's kprobes to the bytes they replaced.  Whether a copy may
+ * jmp back (boost) is op_x86_insn_can_boost()'s to say.
  */
 #include <linux/kprobes.h>
 #include <linux/memory.h>
@@ -33,12 +34,12 @@ static void op_x86_unjump(const struct op_site *site, unsigned long addr, u8 *bu
  */
 int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
 {
-	u8 window[OP_X86_REGION_MAX - 1 + MAX_INSN_SIZE];
+	u8 window[OP_X86_REGION_MAX - 1 + OP_X86_MAX_INSN_LEN];
 	size_t back = OP_X86_REGION_MAX - 1, i;
 	struct op_site *site;
 	struct kprobe *kp;
 
-	if (WARN_ON_ONCE(len > MAX_INSN_SIZE))
+	if (WARN_ON_ONCE(len > OP_X86_MAX_INSN_LEN))
 		return -EINVAL;
 	if (copy_from_kernel_nofault(window, (void *)(addr - back), back + len)) {
 		back = 0;
@@ -67,151 +68,80 @@ int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
 	return 0;
 }
 
-int op_x86_decode(unsigned long addr, unsigned long end, struct insn *insn, u8 *buf)
+/* Decode the original instruction at @addr, of at most @end - @addr bytes, into @buf. */
+int op_x86_decode(unsigned long addr, unsigned long end, struct op_x86_insn *insn, u8 *buf)
 {
-	size_t len = min_t(unsigned long, MAX_INSN_SIZE, end - addr);
+	size_t len = min_t(unsigned long, OP_X86_MAX_INSN_LEN, end - addr);
 
 	if (op_x86_read_original(addr, buf, len))
 		return -EFAULT;
-	return op_ksyms.arch.insn_decode(insn, buf, len, INSN_MODE_KERN);
+	return op_x86_insn_decode(buf, len, insn);
 }
 
-/* Instructions that cannot run from a slot and are not emulated. */
-static const char *op_x86_refusal(const struct insn *insn)
+/*
+ * Instructions that cannot run from a slot and are not emulated.  Of the
+ * interrupt flag changers only sti (whose one-instruction interrupt
+ * shadow would be lost), of the privileged instructions only hlt.
+ */
+static const char *op_x86_refusal(const struct op_x86_insn *insn)
 {
-	u8 op0 = insn->opcode.bytes[0], op1 = insn->opcode.bytes[1];
-	u8 reg = X86_MODRM_REG(insn->modrm.bytes[0]);
-
-	switch (op0) {
-	case 0xcc:	/* int3: padding, or another debugger's breakpoint */
-	case 0xcd:	/* int n */
-	case 0xce:	/* into */
-	case 0xcf:	/* iret */
+	switch (insn->cls) {
+	case OP_X86_INT3:	/* padding, or another debugger's breakpoint */
+	case OP_X86_INT:	/* int n, int1 */
+	case OP_X86_IRET:
 		return "interrupt or interrupt return";
-	case 0xc2:	/* ret imm16 */
-	case 0xca:	/* far ret */
-	case 0xcb:
-	case 0xea:	/* far jmp */
-	case 0x9a:	/* far call */
-		return "far or stack-adjusting return/jump";
-	case 0xe0 ... 0xe3:	/* loop, jrcxz: rel8 with a register condition */
-		return "loop/jrcxz";
-	case 0xf4:
-		return "hlt";
-	case 0xfb:	/* sti: its one-instruction interrupt shadow would be lost */
-		return "sti";
-	case 0x8e:	/* mov to a segment register; to ss opens a shadow too */
-		return "mov to a segment register";
-	case 0xff:	/* indirect call/jmp, near and far */
-		if (reg >= 2 && reg <= 5)
+	case OP_X86_FAR:	/* ff /3, ff /5 through memory; far ret */
+		if (insn->opcode == 0xff)
 			return "indirect jump or call";
-		break;
-	case 0xc7:	/* xbegin: relative fallback address */
-		if (insn->modrm.bytes[0] == 0xf8)
-			return "xbegin";
-		break;
-	case 0x0f:
-		switch (op1) {
-		case 0x0b:	/* ud2: BUG() sites are found by address */
-		case 0xb9:	/* ud1 */
-		case 0xff:	/* ud0 */
-			return "undefined instruction (a BUG site)";
-		case 0x05:	/* syscall, sysret, sysenter, sysexit */
-		case 0x07:
-		case 0x34:
-		case 0x35:
-			return "system call or return";
-		}
-		break;
-	}
-	return NULL;
-}
-
-/*
- * Two-byte (0f xx) opcodes that may run from a slot followed by a jmp
- * back: mainline's twobyte_is_boostable set (cmov, setcc, bt*, shld/shrd,
- * imul, cmpxchg, movzx/movsx, xadd, bswap, some moves and prefetches).
- */
-static const u16 op_x86_twobyte_boostable[16] = {
-	[0x0] = 0x034c,		/* 0f 02 03 06 08 09 */
-	[0x4] = 0xffff,		/* 0f 40..4f cmovcc */
-	[0x9] = 0xffff,		/* 0f 90..9f setcc */
-	[0xa] = 0xbb3b,		/* 0f a0 a1 a3 a4 a5 a8 a9 ab ac ad af */
-	[0xb] = 0xf8ff,		/* 0f b0..b7 bb..bf */
-	[0xc] = 0xff03,		/* 0f c0 c1 c8..cf */
-};
-
-/*
- * May the instruction run from a slot with a jmp back instead of a trap?
- * Mainline's can_boost() is the reference: nothing that branches, traps
- * or depends on where it runs (but RIP-relative operands, which the copy
- * re-targets), no address-size or CS-override prefix, no x87 escape.
- *
- * One step further than mainline: the group 2 shifts and rotates (c0 c1
- * d0..d3), which mainline refuses with the software interrupts around
- * them in its old opcode ranges.  They compute on a register or memory
- * operand and the flags, every ModRM form is defined, and nothing of them
- * depends on where they run; optprobe_test_x86_opt's "shift" case shows
- * them boosted and optimized with the trap path's registers.
- */
-bool op_x86_boostable(const struct insn *insn)
-{
-	u8 op0 = insn->opcode.bytes[0], op1 = insn->opcode.bytes[1];
-	insn_byte_t prefix;
-	int i;
-
-	if (insn->opcode.nbytes == 2 && op0 == 0x0f)
-		return op_x86_twobyte_boostable[op1 >> 4] & BIT(op1 & 0xf);
-	if (insn->opcode.nbytes != 1 || insn->vex_prefix.nbytes)
-		return false;
-	for_each_insn_prefix(insn, i, prefix)
-		if (prefix == 0x2e || prefix == 0x67)
-			return false;
-	switch (op0) {
-	case 0x62:		/* bound */
-	case 0x70 ... 0x7f:	/* jcc */
-	case 0x9a:		/* far call */
-	case 0xc2 ... 0xc3:	/* ret */
-	case 0xca ... 0xcf:	/* far ret, int3, int, into, iret */
-	case 0xd6:		/* undefined */
-	case 0xd8 ... 0xdf:	/* x87 escape */
-	case 0xe0 ... 0xe3:	/* loop, jrcxz */
-	case 0xe8 ... 0xeb:	/* call, jmp */
-	case 0xf0 ... 0xf4:	/* lock, rep prefixes as opcodes, hlt */
-	case 0xf6 ... 0xf7:	/* group 3 */
-	case 0xfa ... 0xfb:	/* cli, sti */
-	case 0x9d:		/* popf */
-	case 0x8e:		/* mov to a segment register */
-	case 0xfe ... 0xff:	/* group 4, group 5: inc/dec, indirect branches */
-		return false;
+		fallthrough;
+	case OP_X86_RET_IMM:
+		return "far or stack-adjusting return/jump";
+	case OP_X86_JMP_INDIRECT:
+	case OP_X86_CALL_INDIRECT:
+		return "indirect jump or call";
+	case OP_X86_LOOP:	/* rel8 with a register condition */
+		return "loop/jrcxz";
+	case OP_X86_XBEGIN:	/* relative fallback address */
+		return "xbegin";
+	case OP_X86_UD:		/* BUG() sites are found by address */
+		return "undefined instruction (a BUG site)";
+	case OP_X86_SYSCALL:
+		return "system call or return";
+	case OP_X86_SEG_MOV:	/* to ss opens a shadow too */
+		return "mov to a segment register";
+	case OP_X86_IF_CHANGING:
+		return insn->opcode == 0xfb ? "sti" : NULL;
+	case OP_X86_PRIVILEGED:
+		return insn->map == OP_X86_MAP_ONE && insn->opcode == 0xf4 ? "hlt" : NULL;
 	default:
-		return true;
+		return NULL;
 	}
 }
 
 /* How the instruction runs: emulated in the handler, or from a slot. */
-static void op_x86_classify(const struct insn *insn, unsigned long addr,
+static void op_x86_classify(const struct op_x86_insn *insn, unsigned long addr,
 			    struct op_arch_site *arch)
 {
-	u8 op0 = insn->opcode.bytes[0], op1 = insn->opcode.bytes[1];
-	unsigned long next = addr + insn->length;
-
 	arch->emulation = OP_X86_OUT_OF_LINE;
-	if (op0 == 0xeb || op0 == 0xe9) {
-		arch->emulation = OP_X86_JMP;
-	} else if (op0 == 0xe8) {
-		arch->emulation = OP_X86_CALL;
-	} else if (op0 == 0xc3) {
-		arch->emulation = OP_X86_RET;
-	} else if ((op0 & 0xf0) == 0x70) {
-		arch->emulation = OP_X86_JCC;
-		arch->cc = op0 & 0xf;
-	} else if (op0 == 0x0f && (op1 & 0xf0) == 0x80) {
-		arch->emulation = OP_X86_JCC;
-		arch->cc = op1 & 0xf;
+	switch (insn->cls) {
+	case OP_X86_JMP:
+		arch->emulation = OP_X86_EMU_JMP;
+		break;
+	case OP_X86_CALL:
+		arch->emulation = OP_X86_EMU_CALL;
+		break;
+	case OP_X86_RET:
+		arch->emulation = OP_X86_EMU_RET;
+		break;
+	case OP_X86_JCC:	/* 70-7f, 0f 80-8f: the condition in the low nibble */
+		arch->emulation = OP_X86_EMU_JCC;
+		arch->cc = insn->opcode & 0xf;
+		break;
+	default:
+		break;
 	}
-	if (arch->emulation != OP_X86_OUT_OF_LINE && arch->emulation != OP_X86_RET)
-		arch->target = next + insn->immediate.value;
+	if (insn->has_rel && arch->emulation != OP_X86_OUT_OF_LINE)
+		arch->target = addr + insn->len + insn->rel;
 }
 
 unsigned long op_arch_local_entry(unsigned long func)
@@ -248,8 +178,8 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 			     unsigned long addr, const char **reason)
 {
 	unsigned long pos = func;
-	u8 buf[MAX_INSN_SIZE];
-	struct insn insn;
+	u8 buf[OP_X86_MAX_INSN_LEN];
+	struct op_x86_insn insn;
 	void *last;
 
 	while (pos < addr) {
@@ -262,7 +192,7 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 			*reason = "an optimized kprobe of the kernel's precedes it";
 			return -EBUSY;
 		}
-		pos += insn.length;
+		pos += insn.len;
 	}
 	if (pos != addr) {
 		*reason = "not an instruction boundary";
@@ -272,7 +202,7 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 		*reason = "undecodable instruction";
 		return -EINVAL;
 	}
-	last = (void *)addr + insn.length - 1;
+	last = (void *)addr + insn.len - 1;
 	if (op_ksyms.arch.alternatives_text_reserved((void *)addr, last)) {
 		*reason = "an alternative is there";
 		return -EBUSY;
@@ -281,7 +211,7 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 		*reason = "a static call is there";
 		return -EBUSY;
 	}
-	if (op_x86_near_kprobe(addr, insn.length)) {
+	if (op_x86_near_kprobe(addr, insn.len)) {
 		*reason = "a kprobe of the kernel's covers it";
 		return -EBUSY;
 	}
@@ -314,19 +244,19 @@ bool op_x86_may_arm(const struct op_site *site)
 }
 
 /* A RIP-relative operand of a copy at @slot must reach what @addr's did. */
-int op_x86_fixup_riprel(struct insn *insn, unsigned long addr, unsigned long slot, u8 *copy)
+int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
+			unsigned long slot, u8 *copy)
 {
 	s64 disp;
 	s32 disp32;
 
-	if (!insn->modrm.nbytes || X86_MODRM_MOD(insn->modrm.bytes[0]) != 0 ||
-	    X86_MODRM_RM(insn->modrm.bytes[0]) != 5)
+	if (!insn->rip_relative)
 		return 0;
-	disp = (s64)insn->displacement.value + (s64)(addr - slot);
+	disp = (s64)insn->disp + (s64)(addr - slot);
 	if (disp != (s32)disp)
 		return -ERANGE;
 	disp32 = disp;
-	memcpy(copy + insn_offset_displacement(insn), &disp32, sizeof(disp32));
+	memcpy(copy + insn->disp_off, &disp32, sizeof(disp32));
 	return 0;
 }
 
@@ -349,18 +279,18 @@ static void op_x86_set_bp_mode(struct op_site *site)
 int op_arch_prepare(struct op_site *site)
 {
 	struct op_arch_site *arch = &site->arch;
-	u8 copy[MAX_INSN_SIZE + JMP32_INSN_SIZE];
+	u8 copy[OP_X86_MAX_INSN_LEN + JMP32_INSN_SIZE];
 	unsigned long slot;
-	struct insn insn;
+	struct op_x86_insn insn;
 	int ret;
 
 	site->bp_mode = OPTPROBE_MODE_TRAP;
-	ret = op_x86_decode(site->addr, site->addr + MAX_INSN_SIZE, &insn, arch->insn);
+	ret = op_x86_decode(site->addr, site->addr + OP_X86_MAX_INSN_LEN, &insn, arch->insn);
 	if (ret) {
 		site->reason = "undecodable instruction";
 		return -EINVAL;
 	}
-	arch->len = insn.length;
+	arch->len = insn.len;
 	op_x86_classify(&insn, site->addr, arch);
 	if (arch->emulation != OP_X86_OUT_OF_LINE)
 		return 0;
@@ -374,7 +304,7 @@ int op_arch_prepare(struct op_site *site)
 		site->reason = "RIP-relative operand out of reach of the slot";
 		return -EINVAL;
 	}
-	arch->boostable = op_boost_enabled() && op_x86_boostable(&insn);
+	arch->boostable = op_boost_enabled() && op_x86_insn_can_boost(&insn);
 	__text_gen_insn(copy + arch->len, JMP32_INSN_OPCODE, (void *)slot + arch->len,
 			(void *)site->addr + arch->len, JMP32_INSN_SIZE);
 	copy[arch->len] = op_x86_slot_exit(site);

@@ -7,7 +7,6 @@
 #include <linux/static_call.h>
 #include <linux/vmalloc.h>
 #include <asm/alternative.h>
-#include <asm/insn.h>
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
 
@@ -19,8 +18,6 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(text_poke_queue)) text_poke_queue;
 	typeof(op_ptr_to(text_poke_finish)) text_poke_finish;
 	typeof(op_ptr_to(text_mutex)) text_mutex;
-	/* the kernel's decoder, to cross-check ours */
-	typeof(op_ptr_to(insn_decode)) insn_decode;
 	/* addresses that alternatives and static calls own */
 	typeof(op_ptr_to(alternatives_text_reserved)) alternatives_text_reserved;
 	typeof(op_ptr_to(static_call_text_reserved)) static_call_text_reserved;

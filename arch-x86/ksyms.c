@@ -11,7 +11,6 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(text_poke_queue),
 	OP_ARCH_KSYM(text_poke_finish),
 	OP_ARCH_KSYM(text_mutex),
-	OP_ARCH_KSYM(insn_decode),
 	OP_ARCH_KSYM(alternatives_text_reserved),
 	OP_ARCH_KSYM(static_call_text_reserved),
 	OP_ARCH_KSYM(set_memory_ro),

@@ -7,7 +7,7 @@
  * into the region other than through its first byte:
  *
  *  - every instruction of the region may run from a slot with a jmp back
- *    (op_x86_boostable()), RIP-relative operands re-targeted;
+ *    (op_x86_insn_can_boost()), RIP-relative operands re-targeted;
  *  - no instruction of the region may fault to an exception fixup, and no
  *    fixup may land inside it;
  *  - no relative jump of the function lands inside it, and the function
@@ -45,24 +45,11 @@ static bool op_x86_into_region(const struct op_site *site, unsigned long target,
 	return target > site->addr && target < site->addr + rlen;
 }
 
-/* jmp, jcc, call, loop/jrcxz and xbegin: an immediate relative target. */
-static bool op_x86_rel_branch(const struct insn *insn)
+/* ff /4 jmp and ff /5 far jmp, through a register or memory. */
+static bool op_x86_indirect_jmp(const struct op_x86_insn *insn)
 {
-	u8 op0 = insn->opcode.bytes[0], op1 = insn->opcode.bytes[1];
-
-	switch (op0) {
-	case 0x70 ... 0x7f:
-	case 0xe0 ... 0xe3:
-	case 0xe8 ... 0xe9:
-	case 0xeb:
-		return true;
-	case 0x0f:
-		return (op1 & 0xf0) == 0x80;
-	case 0xc7:
-		return insn->modrm.bytes[0] == 0xf8;
-	default:
-		return false;
-	}
+	return insn->cls == OP_X86_JMP_INDIRECT ||
+	       (insn->cls == OP_X86_FAR && insn->opcode == 0xff && (insn->modrm & 0x38) == 0x28);
 }
 
 /* A jump to a retpoline thunk is an indirect jump. */
@@ -80,14 +67,14 @@ static bool op_x86_is_thunk(unsigned long target)
  * worth, inside [.., @end).  Fills site->arch.region; returns its length,
  * or a negative errno with site->reason set.
  */
-static int op_x86_region(struct op_site *site, unsigned long end, struct insn *insns,
+static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_insn *insns,
 			 unsigned int *n)
 {
 	unsigned long addr = site->addr, pos = addr;
 	u8 *region = site->arch.region;
-	struct insn *insn;
+	struct op_x86_insn *insn;
 
-	for (*n = 0; pos - addr < JMP32_INSN_SIZE; (*n)++, pos += insn->length) {
+	for (*n = 0; pos - addr < JMP32_INSN_SIZE; (*n)++, pos += insn->len) {
 		insn = &insns[*n];
 		if (pos >= end) {
 			site->reason = "the function ends before a jump's 5 bytes";
@@ -97,11 +84,11 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct insn *i
 			site->reason = "undecodable instruction where the jump would go";
 			return -EINVAL;
 		}
-		if (insn->opcode.bytes[0] == INT3_INSN_OPCODE) {
+		if (insn->cls == OP_X86_INT3) {
 			site->reason = "int3 padding where the jump would go";
 			return -EINVAL;
 		}
-		if (!op_x86_boostable(insn)) {
+		if (!op_x86_insn_can_boost(insn)) {
 			site->reason = pos == addr ?
 				"the probed instruction cannot run from a detour" :
 				"an instruction the jump would replace cannot run from a detour";
@@ -176,12 +163,11 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 				 u8 rlen)
 {
 	const struct exception_table_entry *e;
-	u8 buf[MAX_INSN_SIZE];
+	u8 buf[OP_X86_MAX_INSN_LEN];
 	unsigned long pos, target;
-	struct insn insn;
-	u8 op0, reg;
+	struct op_x86_insn insn;
 
-	for (pos = func; pos < end; pos += insn.length) {
+	for (pos = func; pos < end; pos += insn.len) {
 		if (op_x86_decode(pos, end, &insn, buf)) {
 			if (op_x86_padding(pos, end))
 				break;
@@ -193,20 +179,19 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 			site->reason = "an exception fixup lands inside the jump's bytes";
 			return -EINVAL;
 		}
-		op0 = insn.opcode.bytes[0];
-		reg = X86_MODRM_REG(insn.modrm.bytes[0]);
-		if (op0 == 0xff && (reg == 4 || reg == 5)) {
+		if (op_x86_indirect_jmp(&insn)) {
 			site->reason = op_x86_indirect;
 			return -EINVAL;
 		}
-		if (!op_x86_rel_branch(&insn))
+		/* jmp, jcc, call, loop/jrcxz and xbegin */
+		if (!insn.has_rel)
 			continue;
-		target = pos + insn.length + insn.immediate.value;
+		target = pos + insn.len + insn.rel;
 		if (op_x86_into_region(site, target, rlen)) {
 			site->reason = "a jump in the function lands inside the jump's bytes";
 			return -EINVAL;
 		}
-		if (op0 != CALL_INSN_OPCODE && (target < func || target >= end) &&
+		if (insn.cls != OP_X86_CALL && (target < func || target >= end) &&
 		    op_x86_is_thunk(target)) {
 			site->reason = op_x86_indirect;
 			return -EINVAL;
@@ -229,7 +214,8 @@ static void op_x86_post_call(const struct op_site *site, u8 *buf)
 }
 
 /* Write the detour of @site, whose region holds @n instructions @insns. */
-static int op_x86_detour_write(struct op_site *site, struct insn *insns, unsigned int n)
+static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
+			       unsigned int n)
 {
 	unsigned long detour = (unsigned long)site->detour, at;
 	u8 buf[OP_X86_DETOUR_SIZE];
@@ -239,14 +225,14 @@ static int op_x86_detour_write(struct op_site *site, struct insn *insns, unsigne
 			CALL_INSN_SIZE);
 	off += CALL_INSN_SIZE;
 	for (i = 0; i < n; i++) {
-		memcpy(buf + off, site->arch.region + from, insns[i].length);
+		memcpy(buf + off, site->arch.region + from, insns[i].len);
 		at = detour + off;
 		if (op_x86_fixup_riprel(&insns[i], site->addr + from, at, buf + off)) {
 			site->reason = "a RIP-relative operand is out of reach of the detour";
 			return -ERANGE;
 		}
-		off += insns[i].length;
-		from += insns[i].length;
+		off += insns[i].len;
+		from += insns[i].len;
 		if (i)
 			continue;
 		op_x86_post_call(site, buf + off);
@@ -262,7 +248,7 @@ static int op_x86_detour_write(struct op_site *site, struct insn *insns, unsigne
 /* With text_mutex held. */
 static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned long end)
 {
-	struct insn insns[JMP32_INSN_SIZE];
+	struct op_x86_insn insns[JMP32_INSN_SIZE];
 	unsigned int n;
 	int rlen, ret;
 

@@ -21,14 +21,15 @@
 #define OPTPROBE_SITE_ARCH_H
 
 #include <linux/types.h>
-#include <asm/insn.h>
 #include <asm/text-patching.h>
+
+#include "x86-insn.h"
 
 /* An instruction (at most 15 bytes) and the jmp or int3 after it. */
 #define OP_ARCH_SLOT_SIZE	32
 
 /* The region: whole instructions covering a rel32 jmp (5 bytes). */
-#define OP_X86_REGION_MAX	(JMP32_INSN_SIZE - 1 + MAX_INSN_SIZE)
+#define OP_X86_REGION_MAX	(JMP32_INSN_SIZE - 1 + OP_X86_MAX_INSN_LEN)
 #define OP_ARCH_OPT_SPAN	OP_X86_REGION_MAX
 
 /* Two calls, the region and the jmp back. */
@@ -36,14 +37,14 @@
 
 enum op_x86_emulation {
 	OP_X86_OUT_OF_LINE,
-	OP_X86_JMP,		/* jmp rel8/rel32 */
-	OP_X86_JCC,		/* jcc rel8/rel32 */
-	OP_X86_CALL,		/* call rel32 */
-	OP_X86_RET,		/* ret */
+	OP_X86_EMU_JMP,		/* jmp rel8/rel32 */
+	OP_X86_EMU_JCC,		/* jcc rel8/rel32 */
+	OP_X86_EMU_CALL,	/* call rel32 */
+	OP_X86_EMU_RET,		/* ret */
 };
 
 struct op_arch_site {
-	u8 insn[MAX_INSN_SIZE];		/* the original bytes */
+	u8 insn[OP_X86_MAX_INSN_LEN];	/* the original bytes */
 	u8 len;
 	u8 emulation;			/* enum op_x86_emulation */
 	u8 cc;				/* condition code of a jcc */
@@ -61,13 +62,13 @@ struct pt_regs;
 /* decode.c, for patch.c and optimize.c */
 bool op_x86_may_arm(const struct op_site *site);
 int op_x86_read_original(unsigned long addr, u8 *buf, size_t len);
-int op_x86_decode(unsigned long addr, unsigned long end, struct insn *insn, u8 *buf);
-bool op_x86_boostable(const struct insn *insn);
-int op_x86_fixup_riprel(struct insn *insn, unsigned long addr, unsigned long copy_at, u8 *copy);
+int op_x86_decode(unsigned long addr, unsigned long end, struct op_x86_insn *insn, u8 *buf);
+int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
+			unsigned long copy_at, u8 *copy);
 bool op_x86_kprobe_in(unsigned long start, unsigned long end);
 
 /* The kernel's optimized kprobes reach this far before their address. */
-#define OP_X86_KPROBE_REACH	(MAX_INSN_SIZE + JMP32_INSN_SIZE - 1)
+#define OP_X86_KPROBE_REACH	(OP_X86_MAX_INSN_LEN + JMP32_INSN_SIZE - 1)
 
 /* patch.c */
 void op_x86_poke(void *addr, const void *bytes, size_t len);

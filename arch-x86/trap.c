@@ -35,18 +35,18 @@ static void op_x86_run(struct op_site *site, struct pt_regs *regs)
 	case OP_X86_OUT_OF_LINE:
 		regs->ip = (unsigned long)site->slot;
 		return;
-	case OP_X86_JMP:
+	case OP_X86_EMU_JMP:
 		int3_emulate_jmp(regs, arch->target);
 		break;
-	case OP_X86_JCC:
+	case OP_X86_EMU_JCC:
 		int3_emulate_jcc(regs, arch->cc, next, arch->target - next);
 		break;
-	case OP_X86_CALL:
+	case OP_X86_EMU_CALL:
 		/* the int3 entry code leaves a gap below the stack for this push */
 		int3_emulate_push(regs, next);
 		int3_emulate_jmp(regs, arch->target);
 		break;
-	case OP_X86_RET:
+	case OP_X86_EMU_RET:
 		int3_emulate_ret(regs);
 		break;
 	}

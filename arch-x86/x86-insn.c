@@ -75,7 +75,7 @@
 #define A_M		0x10000000u	/* ModRM, in the legacy one-byte and 0f maps */
 #define A_LOCK		0x20000000u	/* LOCK allowed with a memory operand */
 #define A_GRP		0x40000000u	/* refined by op_x86_check_*() */
-#define A_BOOST		0x80000000u	/* 0f map: boostable, as mainline's twobyte_is_boostable */
+#define A_BOOST		0x80000000u	/* 0f map: boostable; see op_x86_insn_can_boost() */
 
 /*
  * The one-byte map.  Missing, hence refused: 06 07 0e 16 17 1e 1f 27 2f
@@ -191,15 +191,15 @@ static const u32 op_x86_0f[256] = {
 		 EVR(C_N | C_F3) | EVM(C_N | C_66 | C_F3) | A_M,
 	[0x17] = LGM(C_N | C_66) | VXM(C_N | C_66) | EVM(C_N | C_66) | A_M,
 	[0x18 ... 0x1e] = OK | A_M,			/* prefetch, hint nops, bnd*, endbr */
-	[0x1f] = OK | A_M | A_BOOST,			/* nop */
-	[0x20 ... 0x23] = OK | A_M | A_GRP | A_BOOST,	/* mov to/from cr, dr */
+	[0x1f] = OK | A_M,			/* nop */
+	[0x20 ... 0x23] = OK | A_M | A_GRP,	/* mov to/from cr, dr */
 	[0x28 ... 0x29] = LG(C_N | C_66) | VX(C_N | C_66) | EV(C_N | C_66) | A_M,
 	[0x2a] = LG(C_ANY) | VX(C_F3 | C_F2) | EV(C_F3 | C_F2) | A_M,
 	[0x2b] = LGM(C_ANY) | VXM(C_N | C_66) | EVM(C_N | C_66) | A_M,
 	[0x2c ... 0x2d] = LG(C_ANY) | VX(C_F3 | C_F2) | EV(C_F3 | C_F2) | A_M,
 	[0x2e ... 0x2f] = LG(C_N | C_66) | VX(C_N | C_66) | EV(C_N | C_66) | A_M,
 	[0x30] = OK,					/* wrmsr */
-	[0x31] = OK | A_BOOST,				/* rdtsc */
+	[0x31] = OK,				/* rdtsc */
 	[0x32 ... 0x35] = OK,		/* rdmsr, rdpmc, sysenter, sysexit */
 	[0x37] = OK,					/* getsec */
 	[0x40] = OK | A_M | A_BOOST,			/* cmovcc */
@@ -216,19 +216,19 @@ static const u32 op_x86_0f[256] = {
 	[0x58 ... 0x5a] = LG(C_ANY) | VX(C_ANY) | EV(C_ANY) | A_M,
 	[0x5b] = LG(C_N | C_66 | C_F3) | VX(C_N | C_66 | C_F3) | EV(C_N | C_66 | C_F3) | A_M,
 	[0x5c ... 0x5f] = LG(C_ANY) | VX(C_ANY) | EV(C_ANY) | A_M,
-	[0x60 ... 0x6b] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0x60 ... 0x6b] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0x6c ... 0x6d] = LG(C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0x6e] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
-	[0x6f] = LG(C_N | C_66 | C_F3) | VX(C_66 | C_F3) | EV(C_66 | C_F3 | C_F2) | A_M | A_BOOST,
+	[0x6e] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
+	[0x6f] = LG(C_N | C_66 | C_F3) | VX(C_66 | C_F3) | EV(C_66 | C_F3 | C_F2) | A_M,
 	[0x70] = LG(C_ANY) | VX(C_66 | C_F3 | C_F2) | EV(C_66 | C_F3 | C_F2) | A_M | IB,
 	[0x71 ... 0x73] = LGR(C_N | C_66) | VXR(C_66) | EV(C_66) | A_M | A_GRP | IB,
-	[0x74 ... 0x76] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
-	[0x77] = LG(C_N) | VXR(C_N) | A_BOOST,		/* emms; vzeroupper, vzeroall */
+	[0x74 ... 0x76] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
+	[0x77] = LG(C_N) | VXR(C_N),		/* emms; vzeroupper, vzeroall */
 	[0x78 ... 0x79] = LG(C_N | C_66 | C_F2) | EV(C_ANY) | A_M | A_GRP,
 	[0x7a ... 0x7b] = EV(C_66 | C_F3 | C_F2) | A_M,
 	[0x7c ... 0x7d] = LG(C_66 | C_F2) | VX(C_66 | C_F2) | A_M,
-	[0x7e] = LG(C_N | C_66 | C_F3) | VX(C_66 | C_F3) | EV(C_66 | C_F3) | A_M | A_BOOST,
-	[0x7f] = LG(C_N | C_66 | C_F3) | VX(C_66 | C_F3) | EV(C_66 | C_F3 | C_F2) | A_M | A_BOOST,
+	[0x7e] = LG(C_N | C_66 | C_F3) | VX(C_66 | C_F3) | EV(C_66 | C_F3) | A_M,
+	[0x7f] = LG(C_N | C_66 | C_F3) | VX(C_66 | C_F3) | EV(C_66 | C_F3 | C_F2) | A_M,
 	[0x80 ... 0x8f] = OK | JZ,			/* jcc */
 	[0x90] = OK | VX(C_N | C_66) | A_M | A_BOOST,	/* setcc, and kmov */
 	[0x91] = OK | VXM(C_N | C_66) | A_M | A_BOOST,
@@ -268,36 +268,36 @@ static const u32 op_x86_0f[256] = {
 	[0xc7] = OK | A_M | A_GRP | A_LOCK,		/* group 9 */
 	[0xc8 ... 0xcf] = OK | A_BOOST,			/* bswap */
 	[0xd0] = LG(C_66 | C_F2) | VX(C_66 | C_F2) | A_M,
-	[0xd1 ... 0xd3] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xd1 ... 0xd3] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xd4] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xd5] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xd5] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xd6] = LGR(C_66 | C_F3 | C_F2) | LGM(C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xd7] = LGR(C_N | C_66) | VXR(C_66) | A_M,
-	[0xd8 ... 0xd9] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xd8 ... 0xd9] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xda] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xdb ... 0xdd] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xdb ... 0xdd] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xde] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xdf] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xdf] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xe0] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xe1 ... 0xe2] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xe1 ... 0xe2] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xe3 ... 0xe4] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xe5] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xe5] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xe6] = LG(C_66 | C_F3 | C_F2) | VX(C_66 | C_F3 | C_F2) | EV(C_66 | C_F3 | C_F2) | A_M,
 	[0xe7] = LGM(C_N | C_66) | VXM(C_66) | EVM(C_66) | A_M,
-	[0xe8 ... 0xe9] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xe8 ... 0xe9] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xea] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xeb ... 0xed] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xeb ... 0xed] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xee] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xef] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xef] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xf0] = LGM(C_F2) | VXM(C_F2) | A_M,		/* lddqu */
-	[0xf1 ... 0xf3] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xf1 ... 0xf3] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xf4] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xf5] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xf5] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xf6] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xf7] = LGR(C_N | C_66) | VXR(C_66) | A_M,	/* maskmovq, maskmovdqu */
-	[0xf8 ... 0xfa] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xf8 ... 0xfa] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xfb] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
-	[0xfc ... 0xfe] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M | A_BOOST,
+	[0xfc ... 0xfe] = LG(C_N | C_66) | VX(C_66) | EV(C_66) | A_M,
 	[0xff] = OK | A_M,				/* ud0 */
 };
 
@@ -1318,8 +1318,10 @@ int op_x86_insn_decode(const u8 *buf, size_t avail, struct op_x86_insn *insn)
  *			jmp back to the next one, without a trap after it?
  * @insn:	a decoded instruction
  *
- * The rule is mainline Linux 6.1's can_boost() (arch/x86/kernel/kprobes/
- * core.c), never more permissive:
+ * The one boostability rule of optprobe, for single-stepping out of line
+ * and for the instructions a jump-optimized probe copies to its detour.
+ * Mainline Linux 6.1's can_boost() (arch/x86/kernel/kprobes/core.c) is
+ * the reference, never more permissive but in one point:
  *
  * - nothing that changes or reads the instruction pointer other than a
  *   RIP-relative ModRM operand, which the caller re-targets to the copy:
@@ -1328,12 +1330,21 @@ int op_x86_insn_decode(const u8 *buf, size_t avail, struct op_x86_insn *insn)
  *   segment register loads, xbegin and privileged instructions;
  * - no CS override (2e) and no address-size (67) prefix, on any opcode
  *   (mainline: one-byte opcodes only);
- * - two-byte (0f xx) opcodes only as mainline's twobyte_is_boostable
- *   bitmap allows (A_BOOST); nothing from 0f 38, 0f 3a, 3DNow!, and
- *   (unlike mainline, which looks at their opcode byte as if it were a
- *   one-byte one) nothing VEX, EVEX or XOP encoded;
- * - one-byte opcodes except groups 2, 3, 4 and 5 (c0 c1 d0-d3 f6 f7 fe ff)
- *   and the x87 escapes (d8-df), which mainline 6.1 refuses too.
+ * - two-byte (0f xx) opcodes only where the table has A_BOOST: the
+ *   general-purpose part of mainline's twobyte_is_boostable bitmap (its
+ *   rows 00, 40, 90, a0, b0 and c0; not nop, mov cr/dr, rdtsc nor the
+ *   MMX/SSE rows); nothing from 0f 38, 0f 3a, 3DNow!, and (unlike
+ *   mainline, which looks at their opcode byte as if it were a one-byte
+ *   one) nothing VEX, EVEX or XOP encoded;
+ * - one-byte opcodes except groups 3, 4 and 5 (f6 f7 fe ff) and the x87
+ *   escapes (d8-df), which mainline 6.1 refuses too.
+ *
+ * The one point: the group 2 shifts and rotates (c0 c1 d0-d3), which
+ * mainline refuses with the software interrupts around them in its old
+ * opcode ranges.  They compute on a register or memory operand and the
+ * flags, every ModRM form is defined, and nothing of them depends on
+ * where they run; optprobe_test_x86_opt's "shift" case shows them boosted
+ * and optimized with the trap path's registers.
  *
  * Mainline also refuses an address with an exception table entry (the
  * fixup would not match the copy's address): that is the caller's check.
@@ -1349,8 +1360,6 @@ bool op_x86_insn_can_boost(const struct op_x86_insn *insn)
 	if (insn->map != OP_X86_MAP_ONE)
 		return false;
 	switch (insn->opcode) {
-	case 0xc0 ... 0xc1:
-	case 0xd0 ... 0xd3:
 	case 0xd8 ... 0xdf:
 	case 0xf6 ... 0xf7:
 	case 0xfe ... 0xff:
