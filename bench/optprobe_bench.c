@@ -104,7 +104,7 @@
 
 #include "internal.h"
 #include "ksyms.h"
-#include "../tests/kmod/ktap.h"
+#include "../tests/kmod/optprobe_test.h"
 #include "optprobe_bench_target.h"
 
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
@@ -180,20 +180,6 @@ static const struct op_ksym bench_ksym_table[] = {
 
 static struct ktap ktap;
 static char kprobes_optimization[8] = "1\n";	/* as found at load */
-
-static const char *bench_mode_name(enum optprobe_mode mode)
-{
-	static const char * const names[] = {
-		[OPTPROBE_MODE_TRAP] = "trap",
-		[OPTPROBE_MODE_BOOSTED] = "boosted",
-		[OPTPROBE_MODE_OPTIMIZED] = "optimized",
-		[OPTPROBE_MODE_FTRACE] = "ftrace",
-		[OPTPROBE_MODE_DISABLED] = "disabled",
-		[OPTPROBE_MODE_GONE] = "gone",
-	};
-
-	return (unsigned int)mode < ARRAY_SIZE(names) ? names[mode] : "?";
-}
 
 /* What a kernel kprobe at @addr runs as: the flags of the probe hashed there. */
 static enum optprobe_mode bench_kprobe_mode(unsigned long addr)
@@ -543,8 +529,8 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 		goto out;
 	pr_info("hit target=%s row=%s impl=%s want=%s mode=%s probes=%u n=%u runs=%u cycles=%llu ns=%llu reason=%s\n",
 		tg->name, row->name, bench_impl_name(row->impl),
-		row->impl == BENCH_NONE ? "none" : bench_mode_name(row->want),
-		row->impl == BENCH_NONE ? "none" : bench_mode_name(mode),
+		row->impl == BENCH_NONE ? "none" : test_mode_name(row->want),
+		row->impl == BENCH_NONE ? "none" : test_mode_name(mode),
 		row->impl == BENCH_NONE ? 0 : row->nprobes, n, runs, cycles, ns,
 		mode == row->want ? "" : reason);
 out:
