@@ -20,7 +20,13 @@
  *  - at a function's entry (symbol + 0), the argument registers and the
  *    stack pointer are those of the call (x86_64: di, si, dx, ...; sp
  *    pointing at the return address.  ppc64le: gpr[3..], gpr[1], and the
- *    link register holding the return address).
+ *    link register holding the return address);
+ *  - a jump-optimized hit fills struct pt_regs as the breakpoint would;
+ *    only fields that a real trap's entry sets may differ.  x86_64: ss
+ *    (__KERNEL_DS from a detour, what int3 pushed from a trap).  ppc64le:
+ *    msr (the detour's MSR with the program check's trap reason bit, not
+ *    SRR1), and orig_gpr3, dar, dsisr, result, ppr, amr and iamr (0 from
+ *    a detour).
  * Handlers run with preemption disabled, possibly in NMI context, and must
  * not sleep.
  */
