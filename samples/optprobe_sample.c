@@ -74,6 +74,9 @@ static int __init optprobe_sample_init(void)
 	}
 	show("entry", &entry);
 	show("inside", &inside);
+	/* optimization happens in the background, in batches: wait for it */
+	optprobe_sync();
+	show("inside, after optprobe_sync(),", &inside);
 	return 0;
 }
 
