@@ -24,6 +24,7 @@
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
 #include <asm/alternative.h>
+#include <asm/unaligned.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
 
@@ -204,7 +205,7 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 static void op_x86_post_call(const struct op_site *site, u8 *buf)
 {
 	static const u8 nop5[] = { BYTES_NOP5 };
-	void *at = site->detour + CALL_INSN_SIZE + site->arch.len;
+	void *at = site->detour + op_x86_detour_body() + site->arch.len;
 
 	if (site->post)
 		__text_gen_insn(buf, CALL_INSN_OPCODE, at, op_x86_detour_post_entry,
@@ -217,13 +218,27 @@ static void op_x86_post_call(const struct op_site *site, u8 *buf)
 static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 			       unsigned int n)
 {
+	unsigned int head = op_x86_detour_head_end - op_x86_detour_head;
+	unsigned int tail = op_x86_detour_tail_end - op_x86_detour_tail;
 	unsigned long detour = (unsigned long)site->detour, at;
-	u8 buf[OP_X86_DETOUR_SIZE];
 	unsigned int i, off = 0, from = 0;
+	u8 buf[OP_X86_DETOUR_MAX];
 
-	__text_gen_insn(buf, CALL_INSN_OPCODE, (void *)detour, op_x86_detour_pre_entry,
+	if (WARN_ON_ONCE(op_x86_detour_size(site->arch.rlen) > sizeof(buf)))
+		return -E2BIG;
+	memcpy(buf, op_x86_detour_head, head);
+	/* the imm64 that the head's last instruction loads into %rdi */
+	put_unaligned((unsigned long)site, (unsigned long *)(buf + head) - 1);
+	off += head;
+	__text_gen_insn(buf + off, CALL_INSN_OPCODE, (void *)detour + off, op_x86_detour_pre,
 			CALL_INSN_SIZE);
 	off += CALL_INSN_SIZE;
+	memcpy(buf + off, op_x86_detour_tail, tail);
+	/* the rel32 of the tail's jnz, which ends at op_x86_detour_tail_redirect */
+	off += op_x86_detour_tail_redirect - op_x86_detour_tail;
+	put_unaligned((s32)((long)op_x86_detour_redirect - (long)(detour + off)),
+		      (s32 *)(buf + off) - 1);
+	off = op_x86_detour_body();
 	for (i = 0; i < n; i++) {
 		memcpy(buf + off, site->arch.region + from, insns[i].len);
 		at = detour + off;
@@ -265,7 +280,7 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 		if (WARN_ON_ONCE(rlen != site->arch.rlen))
 			return -EINVAL;
 	} else {
-		ret = op_slot_alloc(site, &site->detour, OP_X86_DETOUR_SIZE, true);
+		ret = op_slot_alloc(site, &site->detour, op_x86_detour_size(rlen), true);
 		if (ret) {
 			site->reason = "out of memory for a detour";
 			return ret;
@@ -379,7 +394,7 @@ void op_x86_detour_set_post(struct op_site *site)
 		return;
 	op_x86_post_call(site, call);
 	mutex_lock(op_ksyms.arch.text_mutex);
-	op_ksyms.arch.text_poke_bp(site->detour + CALL_INSN_SIZE + site->arch.len, call,
+	op_ksyms.arch.text_poke_bp(site->detour + op_x86_detour_body() + site->arch.len, call,
 				   CALL_INSN_SIZE, NULL);
 	mutex_unlock(op_ksyms.arch.text_mutex);
 }

@@ -11,9 +11,13 @@
  * A jump-optimized site replaces the bytes of one or more whole
  * instructions (the region) with a jmp to its detour:
  *
- *	detour:	call op_x86_detour_pre		the pre handlers
- *		<first instruction>
- *		call op_x86_detour_post		the post handlers, or a nop5
+ *	detour:	push a struct pt_regs		op_x86_detour_head
+ *		movabs $site, %rdi
+ *		call op_x86_detour_pre		the pre handlers
+ *		jnz op_x86_detour_redirect	op_x86_detour_tail
+ *		pop them
+ *		<first instruction>		the body
+ *		call op_x86_detour_post_entry	the post handlers, or a nop5
  *		<rest of the region>
  *		jmp  addr + region length
  */
@@ -32,8 +36,8 @@
 #define OP_X86_REGION_MAX	(JMP32_INSN_SIZE - 1 + OP_X86_MAX_INSN_LEN)
 #define OP_ARCH_OPT_SPAN	OP_X86_REGION_MAX
 
-/* Two calls, the region and the jmp back. */
-#define OP_X86_DETOUR_SIZE	(2 * CALL_INSN_SIZE + OP_X86_REGION_MAX + JMP32_INSN_SIZE)
+/* A bound on a detour's size (op_x86_detour_size()), checked when one is written */
+#define OP_X86_DETOUR_MAX	160
 
 enum op_x86_emulation {
 	OP_X86_OUT_OF_LINE,
@@ -77,9 +81,24 @@ void op_x86_poke(void *addr, const void *bytes, size_t len);
 void op_x86_detour_set_post(struct op_site *site);
 
 /* tramp.S and its C halves in trap.c */
-void op_x86_detour_pre_entry(void);
+extern const u8 op_x86_detour_head[], op_x86_detour_head_end[];
+extern const u8 op_x86_detour_tail[], op_x86_detour_tail_redirect[], op_x86_detour_tail_end[];
+void op_x86_detour_redirect(void);
 void op_x86_detour_post_entry(void);
-void op_x86_detour_pre(struct pt_regs *regs);
+int op_x86_detour_pre(struct op_site *site, struct pt_regs *regs);
 void op_x86_detour_post(struct pt_regs *regs);
+
+/* Where a detour's body (its first copied instruction) starts. */
+static inline unsigned int op_x86_detour_body(void)
+{
+	return op_x86_detour_head_end - op_x86_detour_head + CALL_INSN_SIZE +
+	       op_x86_detour_tail_end - op_x86_detour_tail;
+}
+
+/* The bytes of a detour whose region is @rlen long. */
+static inline unsigned int op_x86_detour_size(unsigned int rlen)
+{
+	return op_x86_detour_body() + rlen + CALL_INSN_SIZE + JMP32_INSN_SIZE;
+}
 
 #endif /* OPTPROBE_SITE_ARCH_H */

@@ -1,28 +1,49 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The trampolines a detour calls (see site-arch.h).  Each saves a struct
- * pt_regs as the int3 path would have it, with sp as it was before the
- * detour's call and the call's return address just below that, and hands
- * it to its C half (trap.c).  The C half leaves in regs->sp the address of
- * a word holding where to resume: the detour, or where a pre handler
- * redirected.  Restoring ends by loading that sp and returning, so flags
- * are restored before and sp in a single move, and nothing the resume
- * needs lies below the stack pointer when an interrupt could come.
+ * What a detour runs around its copy of the probed instructions (layout
+ * in site-arch.h).
+ *
+ * Both calls into C hand over a struct pt_regs saved as the int3 path
+ * would have it, with sp as it was at the probed instruction.
+ *
+ * Pre handlers, on every hit, are the hot path, so the detour runs them
+ * with no trampoline between: its head (op_x86_detour_head, copied into
+ * each detour) saves the registers, loads its site and calls
+ * op_x86_detour_pre() directly; its tail (op_x86_detour_tail) restores
+ * them and goes on to the copy.  Only when a pre handler moved ip or sp
+ * does the tail leave through op_x86_detour_redirect instead.
+ *
+ * The price: a detour is not kernel text to the unwinder, so a stack
+ * trace taken in a pre handler of an optimized probe ends at the detour,
+ * as it does in the kernel's own optimized kprobes.  Traces taken in post
+ * handlers go on through the probed function (op_x86_detour_post_entry
+ * tells the unwinder where its saved registers are), as do all traces
+ * taken on the trap and boosted paths.
+ *
+ * Post handlers are called from the detour after the first copied
+ * instruction through op_x86_detour_post_entry, which saves the registers
+ * itself (a detour has room for one call there) and finds its site from
+ * its return address.
+ *
+ * Resuming elsewhere: the C half leaves in regs->sp the address of a word
+ * holding where to resume.  Restoring ends by loading that sp and
+ * returning, so flags are restored before and sp in a single move, and
+ * nothing the resume needs lies below the stack pointer when an interrupt
+ * could come.
  */
 #include <linux/linkage.h>
 #include <asm/asm.h>
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
 
-.macro OP_X86_TRAMPOLINE name, handler
-SYM_CODE_START(\name)
-	UNWIND_HINT_FUNC
+/* Push a struct pt_regs whose sp is @skip bytes above the current one. */
+.macro OP_X86_SAVE_REGS skip
 	pushq	$__KERNEL_DS		/* ss */
 	pushq	%rsp			/* sp, fixed up once flags are saved */
 	pushfq
-	addq	$16, 8(%rsp)		/* sp: above the return address */
+	addq	$(8 + \skip), 8(%rsp)
 	pushq	$__KERNEL_CS		/* cs */
-	pushq	$0			/* ip: the handler sets it */
+	pushq	$0			/* ip: the C half sets it */
 	pushq	$-1			/* orig_ax, as an int3 leaves it */
 	pushq	%rdi
 	pushq	%rsi
@@ -39,9 +60,10 @@ SYM_CODE_START(\name)
 	pushq	%r13
 	pushq	%r14
 	pushq	%r15
-	UNWIND_HINT_REGS
-	movq	%rsp, %rdi
-	call	\handler
+.endm
+
+/* Pop the general registers and orig_ax, ip and cs, leaving flags on top. */
+.macro OP_X86_POP_REGS
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -58,12 +80,60 @@ SYM_CODE_START(\name)
 	popq	%rsi
 	popq	%rdi
 	addq	$24, %rsp		/* orig_ax, ip, cs */
+.endm
+
+/* Flags, then sp from regs->sp, and return through the word it points to. */
+.macro OP_X86_RESUME
 	popfq
 	movq	(%rsp), %rsp
 	RET
-SYM_CODE_END(\name)
-_ASM_NOKPROBE(\name)
 .endm
 
-OP_X86_TRAMPOLINE op_x86_detour_pre_entry, op_x86_detour_pre
-OP_X86_TRAMPOLINE op_x86_detour_post_entry, op_x86_detour_post
+/*
+ * The start of every detour, copied there (never run from here) and
+ * entered by the jmp at the probed address, so sp is the probe's.
+ * optimize.c fills in the imm64 loaded into %rdi with the site and
+ * follows the head with a call to op_x86_detour_pre().
+ */
+	.pushsection .rodata, "a"
+SYM_DATA_START(op_x86_detour_head)
+	OP_X86_SAVE_REGS 0
+	movq	%rsp, %rsi
+	movabsq	$0, %rdi
+SYM_DATA_END_LABEL(op_x86_detour_head, SYM_L_GLOBAL, op_x86_detour_head_end)
+
+/*
+ * After the call: leave through op_x86_detour_redirect (the jnz rel32
+ * that ends at op_x86_detour_tail_redirect) if op_x86_detour_pre() says
+ * so, else restore the registers at the probe.
+ */
+SYM_DATA_START(op_x86_detour_tail)
+	testl	%eax, %eax
+	.byte	0x0f, 0x85		/* jnz rel32 */
+	.long	0
+SYM_INNER_LABEL(op_x86_detour_tail_redirect, SYM_L_GLOBAL)
+	OP_X86_POP_REGS
+	popfq
+	leaq	16(%rsp), %rsp		/* sp and ss; lea keeps the flags */
+SYM_DATA_END_LABEL(op_x86_detour_tail, SYM_L_GLOBAL, op_x86_detour_tail_end)
+	.popsection
+
+/* A detour's way out when a pre handler moved ip or sp. */
+SYM_CODE_START(op_x86_detour_redirect)
+	UNWIND_HINT_REGS
+	OP_X86_POP_REGS
+	OP_X86_RESUME
+SYM_CODE_END(op_x86_detour_redirect)
+_ASM_NOKPROBE(op_x86_detour_redirect)
+
+/* Called by a detour after the first copied instruction. */
+SYM_CODE_START(op_x86_detour_post_entry)
+	UNWIND_HINT_FUNC
+	OP_X86_SAVE_REGS 8		/* above the return address */
+	UNWIND_HINT_REGS
+	movq	%rsp, %rdi
+	call	op_x86_detour_post
+	OP_X86_POP_REGS
+	OP_X86_RESUME
+SYM_CODE_END(op_x86_detour_post_entry)
+_ASM_NOKPROBE(op_x86_detour_post_entry)

@@ -100,15 +100,10 @@ NOKPROBE_SYMBOL(op_x86_int3);
 
 /*
  * The C halves of the detour's calls (tramp.S).  @regs is saved as the
- * int3 path saves it but for ip, which is set here; the call's return
- * address, into the detour, is the word below regs->sp, and names the
- * site.  Whether the detour may be freed meanwhile: no, a task inside it
- * holds off the tasks-RCU grace period that precedes freeing.
+ * int3 path saves it but for ip, which is set here.  Whether the detour
+ * may be freed meanwhile: no, a task inside it holds off the tasks-RCU
+ * grace period that precedes freeing.
  */
-static unsigned long op_x86_detour_from(const struct pt_regs *regs)
-{
-	return *(unsigned long *)(regs->sp - sizeof(unsigned long));
-}
 
 /*
  * Resume at @ip with the registers in @regs: tramp.S loads regs->sp and
@@ -123,19 +118,28 @@ static void op_x86_detour_resume(struct pt_regs *regs, unsigned long sp, unsigne
 	*(unsigned long *)regs->sp = ip;
 }
 
-/* At the detour's start: the pre handlers, which may redirect. */
-void notrace op_x86_detour_pre(struct pt_regs *regs)
+/*
+ * Called by the detour's head: the pre handlers.  Returns 0 to go on
+ * with the detour, or 1 to leave through op_x86_detour_redirect as
+ * op_x86_detour_resume() set up: where a pre handler redirected, or on
+ * to the copy with the sp it chose.
+ */
+int notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
 {
-	unsigned long sp = regs->sp, from = op_x86_detour_from(regs);
-	struct op_site *site;
+	unsigned long sp = regs->sp;
+	int resume = 0;
 
 	preempt_disable_notrace();
-	site = op_slot_owner(from - CALL_INSN_SIZE);
 	regs->ip = site->addr;
-	if (op_dispatch_pre(site, regs))
-		from = regs->ip;
-	op_x86_detour_resume(regs, sp, from);
+	if (op_dispatch_pre(site, regs)) {
+		op_x86_detour_resume(regs, sp, regs->ip);
+		resume = 1;
+	} else if (regs->sp != sp) {
+		op_x86_detour_resume(regs, sp, (unsigned long)site->detour + op_x86_detour_body());
+		resume = 1;
+	}
 	preempt_enable_notrace();
+	return resume;
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_pre);
@@ -143,7 +147,8 @@ NOKPROBE_SYMBOL(op_x86_detour_pre);
 /* After the copy of the probed instruction: the post handlers. */
 void notrace op_x86_detour_post(struct pt_regs *regs)
 {
-	unsigned long sp = regs->sp, from = op_x86_detour_from(regs);
+	/* the call's return address, into the detour, is just below sp */
+	unsigned long sp = regs->sp, from = *(unsigned long *)(sp - sizeof(unsigned long));
 	struct op_site *site;
 
 	preempt_disable_notrace();

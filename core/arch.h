@@ -17,7 +17,7 @@
 
 #include <linux/types.h>
 
-#include "site.h"
+#include "dispatch.h"
 
 /* Load and unload: hook and unhook the breakpoint trap. */
 int op_arch_init(void);

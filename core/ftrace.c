@@ -13,6 +13,7 @@
 #include <linux/kprobes.h>
 #include <linux/trace_recursion.h>
 
+#include "dispatch.h"
 #include "internal.h"
 
 /*

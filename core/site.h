@@ -65,11 +65,8 @@ static inline struct op_site *op_site_of(const struct optprobe *p)
 	return (struct op_site *)READ_ONCE(p->site);
 }
 
-/* The hit path: call with preemption disabled. */
+/* The hit path (with dispatch.h): call with preemption disabled. */
 struct op_site *op_site_lookup(unsigned long addr);
-int op_dispatch_pre(struct op_site *site, struct pt_regs *regs);
-void op_dispatch_missed(struct op_site *site);
-void op_dispatch_post(struct op_site *site, struct pt_regs *regs);
 
 /*
  * Slots, for the backends: op_slot_alloc() gives @site slot space for its
