@@ -249,9 +249,8 @@ static bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn)
 
 /*
  * Replace @from by @to at each of @sites where @from still is, in one
- * batch: every site written once, one wait, every site written again (see
- * op_ppc_patch()).  A single aligned word changes: a CPU fetches the old
- * instruction or the new one.
+ * batch (op_ppc_patch()).  A single aligned word changes: a CPU fetches
+ * the old instruction or the new one.
  */
 static void op_ppc_patch_sites(struct list_head *sites,
 			       ppc_inst_t (*from)(const struct op_site *site),
@@ -261,11 +260,7 @@ static void op_ppc_patch_sites(struct list_head *sites,
 
 	list_for_each_entry(site, sites, opt_list)
 		if (op_ppc_word_is(site, from(site)))
-			op_ppc_write(site->addr, to(site));
-	op_ppc_settle();
-	list_for_each_entry(site, sites, opt_list)
-		if (op_ppc_word_is(site, to(site)))
-			op_ppc_write(site->addr, to(site));
+			op_ppc_patch(site->addr, to(site));
 }
 
 /*

@@ -51,6 +51,12 @@ bool op_ppc_kprobe_at(unsigned long addr)
 	return found;
 }
 
+/* One write of live text. */
+static void op_ppc_write(unsigned long addr, ppc_inst_t insn)
+{
+	WARN_ON_ONCE(op_ksyms.arch.patch_instruction((u32 *)addr, insn));
+}
+
 /*
  * Write one instruction of live text.  patch_instruction() flushes the
  * caches, which is enough on hardware: icbi reaches every CPU, and a CPU
@@ -58,25 +64,48 @@ bool op_ppc_kprobe_at(unsigned long addr)
  * vCPU that translates the page while the write lands can keep the old
  * instruction for good: a removed trap that kprobe_handler() then retries
  * forever, or a trap that never fires.  Writing the same word again once
- * that translation is over drops the stale copy.
+ * that translation is over drops the stale copy.  The second write waits
+ * for op_arch_commit(), which makes the second writes of a whole batch
+ * after a single wait.
  */
+#define OP_PPC_PENDING	256
+
+static struct {
+	unsigned long addr;
+	ppc_inst_t insn;
+} op_ppc_pending[OP_PPC_PENDING];
+static unsigned int op_ppc_npending;
+
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
 {
+	lockdep_assert_held(&op_mutex);
+	if (op_ppc_npending == OP_PPC_PENDING)
+		op_arch_commit();
 	op_ppc_write(addr, insn);
-	op_ppc_settle();
-	op_ppc_write(addr, insn);
+	op_ppc_pending[op_ppc_npending].addr = addr;
+	op_ppc_pending[op_ppc_npending].insn = insn;
+	op_ppc_npending++;
 }
 
-/* One write of live text: op_ppc_patch() or a batch does two. */
-void op_ppc_write(unsigned long addr, ppc_inst_t insn)
+/* The second writes: of each word still as written (a later write wins). */
+void op_arch_commit(void)
 {
-	WARN_ON_ONCE(op_ksyms.arch.patch_instruction((u32 *)addr, insn));
-}
+	unsigned int i;
+	u32 now;
 
-/* Between the two writes: long enough for a translation under way to end. */
-void op_ppc_settle(void)
-{
+	lockdep_assert_held(&op_mutex);
+	if (!op_ppc_npending)
+		return;
 	usleep_range(1000, 2000);
+	for (i = 0; i < op_ppc_npending; i++) {
+		unsigned long addr = op_ppc_pending[i].addr;
+		ppc_inst_t insn = op_ppc_pending[i].insn;
+
+		if (!copy_from_kernel_nofault(&now, (void *)addr, sizeof(now)) &&
+		    now == ppc_inst_val(insn))
+			op_ppc_write(addr, insn);
+	}
+	op_ppc_npending = 0;
 }
 
 /* The instruction prepared must still be there, and no kernel kprobe. */

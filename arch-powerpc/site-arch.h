@@ -85,8 +85,6 @@ int op_ppc_relocate(ppc_inst_t insn, unsigned long from, unsigned long to, ppc_i
 
 /* patch.c */
 bool op_ppc_kprobe_at(unsigned long addr);
-void op_ppc_write(unsigned long addr, ppc_inst_t insn);
-void op_ppc_settle(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
 const char *op_ppc_no_area(const struct op_site *site);
 

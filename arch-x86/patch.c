@@ -2,7 +2,9 @@
 /*
  * Writing text on x86_64: only through the kernel's text_poke(), under the
  * kernel's text_mutex, followed by text_poke_sync() so that every CPU
- * serializes before it could execute the new bytes.  Slot pages are
+ * serializes before it could execute the new bytes: at once for slots,
+ * once per operation (op_arch_commit()) for the one-byte int3s of arming
+ * and disarming, however many sites it changed.  Slot pages are
  * module_alloc() memory (within rel32 reach of all kernel and module
  * text), read-only and executable once allocated.
  */
@@ -25,6 +27,9 @@ void op_x86_poke(void *addr, const void *bytes, size_t len)
 	op_ksyms.arch.text_poke_sync();
 }
 
+/* An int3 was written or removed since the last op_arch_commit(). */
+static bool op_x86_unsynced;
+
 int op_arch_arm(struct op_site *site)
 {
 	static const u8 int3 = INT3_INSN_OPCODE;
@@ -32,7 +37,8 @@ int op_arch_arm(struct op_site *site)
 
 	mutex_lock(op_ksyms.arch.text_mutex);
 	if (op_x86_may_arm(site)) {
-		op_x86_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
+		op_ksyms.arch.text_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
+		op_x86_unsynced = true;
 		ret = 0;
 	}
 	mutex_unlock(op_ksyms.arch.text_mutex);
@@ -45,9 +51,20 @@ void op_arch_disarm(struct op_site *site)
 
 	mutex_lock(op_ksyms.arch.text_mutex);
 	/* only our own int3 goes: nobody else may write over it meanwhile */
-	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE)
-		op_x86_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
+	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE) {
+		op_ksyms.arch.text_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
+		op_x86_unsynced = true;
+	}
 	mutex_unlock(op_ksyms.arch.text_mutex);
+}
+
+void op_arch_commit(void)
+{
+	lockdep_assert_held(&op_mutex);
+	if (!op_x86_unsynced)
+		return;
+	op_ksyms.arch.text_poke_sync();
+	op_x86_unsynced = false;
 }
 
 void op_arch_slot_write(void *dst, const void *src, size_t len)

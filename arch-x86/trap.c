@@ -85,9 +85,9 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 	}
 
 	/*
-	 * text_poke_sync() keeps a site hashed until every CPU trapping on
-	 * its int3 has left this handler; should the int3 be gone anyway,
-	 * retry the original instruction rather than pass the trap on.
+	 * Until op_arch_commit() syncs every CPU, one may still trap on an
+	 * int3 that disarming removed, its site unhashed meanwhile: retry
+	 * the original instruction rather than pass the trap on.
 	 */
 	if (*(u8 *)addr != INT3_INSN_OPCODE) {
 		regs->ip = addr;

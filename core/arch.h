@@ -79,13 +79,20 @@ void op_arch_site_flags(struct op_site *site);
 
 /*
  * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr /
- * put the original instruction back.  On return every CPU sees the new
- * text.  Arming checks again, under the kernel's text lock, that the
- * original instruction is still there and that no kernel kprobe has
- * appeared over it since op_arch_check_insn(): -EBUSY if not.
+ * put the original instruction back.  Arming checks again, under the
+ * kernel's text lock, that the original instruction is still there and
+ * that no kernel kprobe has appeared over it since op_arch_check_insn():
+ * -EBUSY if not.
+ *
+ * op_arch_commit() - make every write since the last commit seen by every
+ * CPU.  The core calls it before releasing op_mutex after an operation
+ * (op_unlock()), so that what makes writes visible everywhere (a sync of
+ * all CPUs, a wait) is paid once per operation, not once per probe; until
+ * then, a CPU may run the old or the new text at any site written.
  */
 int op_arch_arm(struct op_site *site);
 void op_arch_disarm(struct op_site *site);
+void op_arch_commit(void);
 
 /*
  * Jump optimization, driven by core/optimizer.c.  All called on armed

@@ -12,6 +12,16 @@
 
 struct module;
 
+/*
+ * Release op_mutex after an operation that may have written text: the
+ * backend first makes its writes seen everywhere (op_arch_commit()).
+ */
+static inline void op_unlock(void)
+{
+	op_arch_commit();
+	mutex_unlock(&op_mutex);
+}
+
 /* registry.c */
 void op_quiesce(bool slots);
 void op_set_all_enabled(bool enabled);

@@ -197,7 +197,7 @@ static void op_optimizer_fn(struct work_struct *work)
 		list_move_tail(&site->opt_list, &op_opt_batch);
 	}
 	ret = list_empty(&op_opt_batch);
-	mutex_unlock(&op_mutex);
+	op_unlock();
 	if (ret)
 		return;
 
@@ -223,7 +223,7 @@ static void op_optimizer_fn(struct work_struct *work)
 		op_arch_opt_unprepare(site);
 		op_opt_refused(site, -EAGAIN);
 	}
-	mutex_unlock(&op_mutex);
+	op_unlock();
 }
 
 static bool op_opt_pending(void)
@@ -250,7 +250,7 @@ void op_set_optimize(bool optimize)
 	mutex_lock(&op_mutex);
 	WRITE_ONCE(op_optimize, optimize);
 	op_sites_optimize(optimize);
-	mutex_unlock(&op_mutex);
+	op_unlock();
 }
 EXPORT_SYMBOL_NS_GPL(op_set_optimize, OPTPROBE_INTERNAL);
 

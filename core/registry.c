@@ -453,7 +453,7 @@ int optprobe_register(struct optprobe *p)
 
 	mutex_lock(&op_mutex);
 	ret = op_register_locked(p);
-	mutex_unlock(&op_mutex);
+	op_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(optprobe_register);
@@ -473,7 +473,7 @@ int optprobe_register_many(struct optprobe **ps, unsigned int n)
 			op_unregister_locked(ps[j], &unopt, &release);
 		op_unregister_settle(&unopt, &release);
 	}
-	mutex_unlock(&op_mutex);
+	op_unlock();
 	if (ret) {
 		op_release(&release);
 		op_restore_addrs(ps, i - 1);
@@ -492,7 +492,7 @@ void optprobe_unregister_many(struct optprobe **ps, unsigned int n)
 	for (i = 0; i < n; i++)
 		op_unregister_locked(ps[i], &unopt, &release);
 	op_unregister_settle(&unopt, &release);
-	mutex_unlock(&op_mutex);
+	op_unlock();
 	op_release(&release);
 	op_restore_addrs(ps, n);
 }
@@ -531,7 +531,7 @@ static int op_set_disabled(struct optprobe *p, bool disabled)
 		}
 		op_site_flags(site);
 	}
-	mutex_unlock(&op_mutex);
+	op_unlock();
 	/* A handler that started before the probe was disabled has finished. */
 	if (!ret && disabled)
 		synchronize_rcu();
@@ -594,7 +594,7 @@ void op_set_all_enabled(bool enabled)
 		if (op_site_change(site, &unopt))
 			pr_warn("cannot re-arm the probe at %pS\n", (void *)site->addr);
 	op_sites_settle(&unopt);
-	mutex_unlock(&op_mutex);
+	op_unlock();
 	if (!enabled)
 		synchronize_rcu();
 }
@@ -647,7 +647,7 @@ void op_sites_gone(struct module *mod)
 		op_slots_release(&gone);
 		op_opt_retry();
 	}
-	mutex_unlock(&op_mutex);
+	op_unlock();
 }
 
 /**
