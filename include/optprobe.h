@@ -26,7 +26,11 @@
  *    (__KERNEL_DS from a detour, what int3 pushed from a trap).  ppc64le:
  *    msr (the detour's MSR with the program check's trap reason bit, not
  *    SRR1), and orig_gpr3, dar, dsisr, result, ppr, amr and iamr (0 from
- *    a detour).
+ *    a detour);
+ *  - x86_64: a stack trace taken in a handler goes on through the probed
+ *    function to its callers, but in the pre handlers of a jump-optimized
+ *    probe, where it ends at the detour (as in the kernel's own optimized
+ *    kprobes).
  * Handlers run with preemption disabled, possibly in NMI context, and must
  * not sleep.
  */

@@ -24,7 +24,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
 #include <linux/module.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 
 #include "internal.h"
@@ -337,9 +339,81 @@ static void check_probe_inside(struct ktap *t)
 		optprobe_unregister(&outer);
 }
 
+#define TRACE_DEPTH	32
+#define TRACE_CHECKS	2
+
+/* Stack traces taken in the handlers of the last hit. */
+static unsigned long pre_trace[TRACE_DEPTH], post_trace[TRACE_DEPTH];
+static unsigned int pre_depth, post_depth;
+
+static int trace_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	pre_hits++;
+	pre_depth = stack_trace_save(pre_trace, TRACE_DEPTH, 0);
+	return 0;
+}
+
+static void trace_post(struct optprobe *p, struct pt_regs *regs)
+{
+	post_hits++;
+	post_depth = stack_trace_save(post_trace, TRACE_DEPTH, 0);
+}
+
+/* Does the trace go on through the probed function to its caller? */
+static bool trace_has_caller(const unsigned long *trace, unsigned int depth)
+{
+	static const char caller[] = "op_tx86_call";
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	for (i = 0; i < depth; i++) {
+		sprint_symbol_no_offset(sym, trace[i]);
+		if (!strncmp(sym, caller, strlen(caller)) &&
+		    (sym[strlen(caller)] == '\0' || sym[strlen(caller)] == ' '))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Stack traces taken in handlers: from the trap, both go on to the probed
+ * function's caller; from an optimized probe's detour, the post handler's
+ * does (the pre handler's ends at the detour, see arch-x86/tramp.S, but
+ * must be taken without a splat).
+ */
+static void check_stack_traces(struct ktap *t)
+{
+	bool pre_caller, post_caller;
+	struct optprobe p;
+	long got;
+	int ret, i;
+
+	for (i = 0; i < 2; i++) {
+		reset_seen();
+		pre_depth = 0;
+		post_depth = 0;
+		test_probe_init(&p, NULL, (unsigned long)op_tx86_targets.pushpop, trace_pre,
+				trace_post, i ? 0 : OPTPROBE_F_NOOPT);
+		ret = optprobe_register(&p);
+		optprobe_sync();
+		got = op_tx86_targets.call(op_tx86_targets.pushpop, ARG_A, ARG_B);
+		pre_caller = trace_has_caller(pre_trace, pre_depth);
+		post_caller = trace_has_caller(post_trace, post_depth);
+		ktap_check(t, !ret && got == ARG_A + ARG_B && pre_hits == 1 && post_hits == 1 &&
+			   optprobe_mode(&p) == (i ? OPTPROBE_MODE_OPTIMIZED : OPTPROBE_MODE_TRAP) &&
+			   pre_depth && (pre_caller || i) && post_caller,
+			   i ? "stack_trace_optimized" : "stack_trace_trap",
+			   "register %d, mode %s, result %ld, %u/%u hits, traces %u/%u deep, caller in them %d/%d",
+			   ret, test_mode_name(optprobe_mode(&p)), got, pre_hits, post_hits,
+			   pre_depth, post_depth, pre_caller, post_caller);
+		if (!ret)
+			optprobe_unregister(&p);
+	}
+}
+
 static int __init test_x86_opt_init(void)
 {
-	unsigned int i, plan = REDIRECT_CHECKS + INSIDE_CHECKS;
+	unsigned int i, plan = REDIRECT_CHECKS + INSIDE_CHECKS + TRACE_CHECKS;
 	struct ktap t;
 
 	cases_init();
@@ -358,6 +432,7 @@ static int __init test_x86_opt_init(void)
 	}
 	check_redirect(&t);
 	check_probe_inside(&t);
+	check_stack_traces(&t);
 	return 0;
 }
 
