@@ -402,7 +402,8 @@ static void check_stack_traces(struct ktap *t)
 		post_caller = trace_has_caller(post_trace, post_depth);
 		want = i ? OPTPROBE_MODE_OPTIMIZED : OPTPROBE_MODE_TRAP;
 		ktap_check(t, !ret && got == ARG_A + ARG_B && pre_hits == 1 && post_hits == 1 &&
-			   optprobe_mode(&p) == want && pre_depth && (pre_caller || i) && post_caller,
+			   optprobe_mode(&p) == want && pre_depth && (pre_caller || i) &&
+			   post_caller,
 			   i ? "stack_trace_optimized" : "stack_trace_trap",
 			   "register %d, mode %s, result %ld, %u/%u hits, traces %u/%u deep, caller in them %d/%d",
 			   ret, test_mode_name(optprobe_mode(&p)), got, pre_hits, post_hits,
