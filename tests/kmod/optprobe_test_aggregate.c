@@ -32,6 +32,8 @@ static void check_aggregate(struct ktap *t, const char *where, unsigned long add
 	ra = test_log_register(&a, &log, 'A', addr, true, 0);
 	rb = test_log_register(&b, &log, 'B', addr, true, 0);
 	rc = test_log_register(&c, &log, 'C', addr, true, 0);
+	/* read once the optimizer is done, or it may change the site between reads */
+	optprobe_sync();
 	mode = optprobe_mode(&a.p);
 	ok = !ra && !rb && !rc && a.p.addr == b.p.addr && b.p.addr == c.p.addr &&
 	     mode == optprobe_mode(&b.p) && mode == optprobe_mode(&c.p);

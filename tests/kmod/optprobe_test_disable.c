@@ -37,6 +37,8 @@ static void check_alone(struct ktap *t, const char *where, unsigned long addr)
 	bool ok;
 
 	ret = test_log_register(&a, &log, 'A', addr, true, 0);
+	/* the mode the optimizer settles on, which enabling must come back to */
+	optprobe_sync();
 	mode = optprobe_mode(&a.p);
 	dis = optprobe_disable(&a.p);
 	ktap_check(t, !ret && !dis && optprobe_mode(&a.p) == OPTPROBE_MODE_DISABLED,
@@ -48,6 +50,7 @@ static void check_alone(struct ktap *t, const char *where, unsigned long addr)
 		   test_name(name, where, "disabled_does_not_fire"), "%u hits, results %s",
 		   a.hits, ok ? "right" : "wrong");
 	en = optprobe_enable(&a.p);
+	optprobe_sync();
 	ktap_check(t, !en && optprobe_mode(&a.p) == mode,
 		   test_name(name, where, "enabled_mode_is_restored"), "enable %d, mode %s, was %s",
 		   en, test_mode_name(optprobe_mode(&a.p)), test_mode_name(mode));
@@ -71,6 +74,7 @@ static void check_aggregate(struct ktap *t, const char *where, unsigned long add
 	ra = test_log_register(&a, &log, 'A', addr, true, 0);
 	rb = test_log_register(&b, &log, 'B', addr, true, 0);
 	rc = test_log_register(&c, &log, 'C', addr, true, 0);
+	optprobe_sync();
 	mode = optprobe_mode(&a.p);
 
 	ret = optprobe_disable(&b.p);
@@ -85,6 +89,7 @@ static void check_aggregate(struct ktap *t, const char *where, unsigned long add
 		   log.pre, log.post, test_mode_name(ma), test_mode_name(mb), test_mode_name(mc));
 
 	ret = optprobe_enable(&b.p);
+	optprobe_sync();
 	ok = call_target(1);
 	ktap_check(t, !ret && ok && !strcmp(log.pre, "ABC") && !strcmp(log.post, "ABC") &&
 		   optprobe_mode(&b.p) == mode, test_name(name, where, "enabled_keeps_its_place"),
@@ -116,6 +121,7 @@ static void check_aggregate(struct ktap *t, const char *where, unsigned long add
 		   "register %d; ran %s; mode %s", rd, log.pre,
 		   test_mode_name(optprobe_mode(&d.p)));
 	ret = optprobe_enable(&d.p);
+	optprobe_sync();
 	ok = call_target(1);
 	ktap_check(t, !ret && ok && !strcmp(log.pre, "ABCD") && optprobe_mode(&d.p) == mode,
 		   test_name(name, where, "flag_disabled_enabled_fires"),
