@@ -295,6 +295,12 @@ bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)
 	return false;
 }
 
+/* Post handlers run from every detour, through its post switch. */
+const char *op_arch_opt_blocked(const struct op_site *site)
+{
+	return NULL;
+}
+
 /*
  * Run the post handlers from the detour or not: one word, the post switch,
  * changes, so a CPU inside the detour takes the old way or the new one.

@@ -7,7 +7,9 @@
  * into the region other than through its first byte:
  *
  *  - every instruction of the region may run from a slot with a jmp back
- *    (op_x86_insn_can_boost()), RIP-relative operands re-targeted;
+ *    (op_x86_insn_can_boost()), RIP-relative operands re-targeted; but the
+ *    probed instruction may be a relative jmp or jcc, which the detour
+ *    runs as a rel32 one to the same target (mainline refuses those);
  *  - no instruction of the region may fault to an exception fixup, and no
  *    fixup may land inside it;
  *  - no relative jump of the function lands inside it, and the function
@@ -64,6 +66,35 @@ static bool op_x86_is_thunk(unsigned long target)
 }
 
 /*
+ * A probed jmp or jcc (rel8 or rel32) goes into the detour as a rel32 one
+ * to the same target.  Nothing runs after it on the taken way, so the
+ * detour has no place for post handlers (op_arch_opt_blocked()).
+ */
+static bool op_x86_branch_copied(const struct op_site *site)
+{
+	return site->arch.emulation == OP_X86_EMU_JMP || site->arch.emulation == OP_X86_EMU_JCC;
+}
+
+/* The rel32 form of the probed branch, at @at in the detour; its length or -ERANGE. */
+static int op_x86_branch_write(const struct op_site *site, unsigned long at, u8 *buf)
+{
+	unsigned int len = site->arch.emulation == OP_X86_EMU_JMP ? JMP32_INSN_SIZE :
+								     JMP32_INSN_SIZE + 1;
+	long rel = (long)site->arch.target - (long)(at + len);
+
+	if (rel != (s32)rel)
+		return -ERANGE;
+	if (site->arch.emulation == OP_X86_EMU_JMP) {
+		buf[0] = JMP32_INSN_OPCODE;
+	} else {
+		buf[0] = 0x0f;			/* jcc rel32: 0f 80+cc */
+		buf[1] = 0x80 | site->arch.cc;
+	}
+	put_unaligned((s32)rel, (s32 *)(buf + len) - 1);
+	return len;
+}
+
+/*
  * Choose the region from site->addr: whole instructions, at least a jmp's
  * worth, inside [.., @end).  Fills site->arch.region; returns its length,
  * or a negative errno with site->reason set.
@@ -89,6 +120,8 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 			site->reason = "int3 padding where the jump would go";
 			return -EINVAL;
 		}
+		if (pos == addr && op_x86_branch_copied(site))
+			continue;
 		if (!op_x86_insn_can_boost(insn)) {
 			site->reason = pos == addr ?
 				"the probed instruction cannot run from a detour" :
@@ -223,6 +256,7 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 	unsigned long detour = (unsigned long)site->detour, at;
 	unsigned int i, off = 0, from = 0;
 	u8 buf[OP_X86_DETOUR_MAX];
+	int ret;
 
 	if (WARN_ON_ONCE(op_x86_detour_size(site->arch.rlen) > sizeof(buf)))
 		return -E2BIG;
@@ -240,8 +274,20 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 		      (s32 *)(buf + off) - 1);
 	off = op_x86_detour_body();
 	for (i = 0; i < n; i++) {
-		memcpy(buf + off, site->arch.region + from, insns[i].len);
 		at = detour + off;
+		if (!i && op_x86_branch_copied(site)) {
+			ret = op_x86_branch_write(site, at, buf + off);
+			if (ret < 0) {
+				site->reason = "the branch target is out of reach of the detour";
+				return ret;
+			}
+			off += ret;
+			from += insns[i].len;
+			op_x86_post_call(site, buf + off);
+			off += CALL_INSN_SIZE;
+			continue;
+		}
+		memcpy(buf + off, site->arch.region + from, insns[i].len);
 		if (op_x86_fixup_riprel(&insns[i], site->addr + from, at, buf + off)) {
 			site->reason = "a RIP-relative operand is out of reach of the detour";
 			return -ERANGE;
@@ -299,8 +345,12 @@ int op_arch_opt_prepare(struct op_site *site)
 	unsigned long size, offset;
 	int ret;
 
-	if (site->arch.emulation != OP_X86_OUT_OF_LINE) {
-		site->reason = "a branch, call or return is emulated, not copied to a detour";
+	if (site->arch.emulation != OP_X86_OUT_OF_LINE && !op_x86_branch_copied(site)) {
+		site->reason = "a call or return is emulated, not copied to a detour";
+		return -EINVAL;
+	}
+	if (op_arch_opt_blocked(site)) {
+		site->reason = op_arch_opt_blocked(site);
 		return -EINVAL;
 	}
 	if (!op_ksyms.kallsyms_lookup_size_offset(site->addr, &size, &offset)) {
@@ -381,6 +431,13 @@ bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)
 	return op_x86_into_region(site, addr, site->arch.rlen);
 }
 
+const char *op_arch_opt_blocked(const struct op_site *site)
+{
+	if (site->post && op_x86_branch_copied(site))
+		return "a post handler on a jmp or jcc runs from the breakpoint only";
+	return NULL;
+}
+
 /*
  * Switch the detour's post call (site-arch.h) on or off with the kernel's
  * int3-protected patching: a CPU inside the detour takes the old or the
@@ -390,7 +447,8 @@ void op_x86_detour_set_post(struct op_site *site)
 {
 	u8 call[CALL_INSN_SIZE];
 
-	if (!site->detour)
+	/* a branch's detour has no post call: the site leaves its detour */
+	if (!site->detour || op_x86_branch_copied(site))
 		return;
 	op_x86_post_call(site, call);
 	mutex_lock(op_ksyms.arch.text_mutex);

@@ -95,10 +95,13 @@ static inline unsigned int op_x86_detour_body(void)
 	       op_x86_detour_tail_end - op_x86_detour_tail;
 }
 
-/* The bytes of a detour whose region is @rlen long. */
+/*
+ * The bytes of a detour whose region is @rlen long, a probed rel8 jcc
+ * grown to its rel32 form (4 more) included.
+ */
 static inline unsigned int op_x86_detour_size(unsigned int rlen)
 {
-	return op_x86_detour_body() + rlen + CALL_INSN_SIZE + JMP32_INSN_SIZE;
+	return op_x86_detour_body() + rlen + 4 + CALL_INSN_SIZE + JMP32_INSN_SIZE;
 }
 
 #endif /* OPTPROBE_SITE_ARCH_H */

@@ -118,12 +118,17 @@ void op_arch_commit(void);
  * op_arch_opt_covers() - is @addr inside the bytes that @site's jump
  * replaces (other than site->addr)?  The core looks for such sites at most
  * OP_OPT_SPAN - 1 bytes before @addr.
+ *
+ * op_arch_opt_blocked() - why what @site's probes now ask (site->post)
+ * keeps its detour from serving them, or NULL.  The core does not queue
+ * such a site, and unoptimizes it if it was optimized.
  */
 int op_arch_opt_prepare(struct op_site *site);
 void op_arch_opt_unprepare(struct op_site *site);
 void op_arch_optimize(struct list_head *sites, struct list_head *failed);
 void op_arch_unoptimize(struct list_head *sites);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
+const char *op_arch_opt_blocked(const struct op_site *site);
 
 #define OP_OPT_SPAN	OP_ARCH_OPT_SPAN
 

@@ -53,6 +53,10 @@ void op_opt_queue(struct op_site *site)
 		site->reason = "a probe forbids it (OPTPROBE_F_NOOPT)";
 		return;
 	}
+	if (op_arch_opt_blocked(site)) {
+		site->reason = op_arch_opt_blocked(site);
+		return;
+	}
 	site->opt = OP_OPT_QUEUED;
 	site->reason = "waiting for the optimizer";
 	list_move_tail(&site->opt_list, &op_opt_queued);

@@ -126,15 +126,21 @@ static int op_site_update(struct op_site *site)
  * Bring @site to what its probes want; but an optimized site to be
  * disarmed, or that a probe wants unoptimized, goes onto @unopt, for
  * op_sites_settle() to switch all of them back to their breakpoints in one
- * batch and then finish.
+ * batch and then finish.  A site on its way to being optimized that must
+ * not be any more leaves the optimizer.
  */
 static int op_site_change(struct op_site *site, struct list_head *unopt)
 {
+	bool unwanted;
+
 	op_site_flags(site);
-	if (site->opt == OP_OPT_DONE && (!op_site_wanted(site) || site->noopt)) {
+	unwanted = site->noopt || op_arch_opt_blocked(site);
+	if (site->opt == OP_OPT_DONE && (!op_site_wanted(site) || unwanted)) {
 		list_move_tail(&site->opt_list, unopt);
 		return 0;
 	}
+	if (unwanted)
+		op_opt_cancel(site);
 	return op_site_update(site);
 }
 

@@ -16,7 +16,9 @@
  * would be wrong (a call in the bytes it replaces, a jump into them, an
  * indirect jump) stay unoptimized with the reason why.  A pre handler
  * redirects from the detour; a probe registered inside an optimized
- * region sends its site back to the breakpoint until it leaves.
+ * region sends its site back to the breakpoint until it leaves.  Probes on
+ * a jcc (both ways) and a jmp are optimized too, the branch run from the
+ * detour, until a post handler joins them.
  *
  * Registers compared: all general-purpose ones, ip, sp, cs and the flags
  * but RF.  The trap-only fields differ by design: ss holds what the int3
@@ -37,6 +39,8 @@ MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 /* Where the probes go: the first instruction but in op_tx86_flags (after xor). */
 #define OP_TX86_FLAGS_PROBE	2
+/* and on the branch of op_tx86_jcc and op_tx86_jmp */
+#define OP_TX86_BRANCH_PROBE	3
 #define OP_TX86_PUSHPOP_SECOND	1
 
 #define CALLS	3
@@ -339,6 +343,102 @@ static void check_probe_inside(struct ktap *t)
 		optprobe_unregister(&outer);
 }
 
+#define BRANCH_CHECKS	5
+
+/* Call @fn(@a, @b) CALLS times; the result, or LONG_MIN if they disagreed. */
+static long call_args(target_fn fn, long a, long b)
+{
+	long ret = op_tx86_targets.call(fn, a, b);
+	unsigned int i;
+
+	for (i = 1; i < CALLS; i++)
+		if (op_tx86_targets.call(fn, a, b) != ret)
+			return LONG_MIN;
+	return ret;
+}
+
+/*
+ * A probe on a jmp or jcc: optimized with the branch in its detour, pre
+ * handler registers as from the trap; a post handler joining sends the
+ * site back to the breakpoint (a detour has no place for it on the taken
+ * way), and its leaving brings the detour back.
+ */
+static void check_branch(struct ktap *t, const char *case_name, target_fn fn, long a, long b,
+			 long want)
+{
+	unsigned long addr = (unsigned long)fn + OP_TX86_BRANCH_PROBE;
+	struct pt_regs ref_pre, ref_post;
+	char name[TEST_NAME_LEN];
+	const char *diff, *reason;
+	struct optprobe p, q;
+	int ret, ret2;
+	long got;
+
+	reset_seen();
+	ret = probe_at(&p, addr, true, OPTPROBE_F_NOOPT);
+	got = call_args(fn, a, b);
+	ref_pre = seen_pre;
+	ref_post = seen_post;
+	if (!ret)
+		optprobe_unregister(&p);
+	ktap_check(t, !ret && got == want && pre_hits == CALLS && post_hits == CALLS &&
+		   ref_pre.ip == addr,
+		   test_name(name, case_name, "trap_reference"),
+		   "register %d, result %ld not %ld, %u/%u hits, ip %pS", ret, got, want,
+		   pre_hits, post_hits, (void *)ref_pre.ip);
+
+	reset_seen();
+	ret = probe_at(&p, addr, false, 0);
+	optprobe_sync();
+	got = call_args(fn, a, b);
+	diff = regs_differ(&seen_pre, &ref_pre);
+	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED && !diff &&
+		   got == want && pre_hits == CALLS && p.nhit == CALLS,
+		   test_name(name, case_name, "optimized"),
+		   "register %d, %s differs, result %ld, %u/%lu hits, mode %s: %s", ret,
+		   diff ?: "no register", got, pre_hits, p.nhit,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+
+	reset_seen();
+	test_probe_init(&q, NULL, addr, NULL, record_post, 0);
+	ret2 = optprobe_register(&q);
+	optprobe_sync();
+	reason = ret ? "" : optprobe_reason(&p);
+	ktap_check(t, !ret && !ret2 && optprobe_mode(&p) != OPTPROBE_MODE_OPTIMIZED &&
+		   strstr(reason, "post handler"),
+		   test_name(name, case_name, "post_sends_back"), "register %d/%d, mode %s: %s",
+		   ret, ret2, test_mode_name(optprobe_mode(&p)), reason);
+	got = call_args(fn, a, b);
+	diff = regs_differ(&seen_post, &ref_post);
+	ktap_check(t, !diff && got == want && pre_hits == CALLS && post_hits == CALLS,
+		   test_name(name, case_name, "post_regs_result_hits"),
+		   "post %s differs, result %ld, %u/%u hits", diff ?: "no register", got,
+		   pre_hits, post_hits);
+	if (!ret2)
+		optprobe_unregister(&q);
+
+	reset_seen();
+	optprobe_sync();
+	got = call_args(fn, a, b);
+	reason = ret ? "" : optprobe_reason(&p);
+	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED && got == want &&
+		   pre_hits == CALLS,
+		   test_name(name, case_name, "post_gone_optimized"),
+		   "result %ld, %u hits, mode %s: %s", got, pre_hits,
+		   test_mode_name(optprobe_mode(&p)), reason);
+	if (!ret)
+		optprobe_unregister(&p);
+}
+
+static void check_branches(struct ktap *t)
+{
+	const struct op_tx86_targets *x = &op_tx86_targets;
+
+	check_branch(t, "jcc_fall_through", x->jcc, ARG_A, ARG_B, ARG_B - ARG_A);
+	check_branch(t, "jcc_taken", x->jcc, ARG_B, ARG_A, 8 * ARG_B + ARG_A);
+	check_branch(t, "jmp", x->jmp, ARG_A, ARG_B, 2 * ARG_A + ARG_B);
+}
+
 #define TRACE_DEPTH	32
 #define TRACE_CHECKS	2
 
@@ -415,7 +515,7 @@ static void check_stack_traces(struct ktap *t)
 
 static int __init test_x86_opt_init(void)
 {
-	unsigned int i, plan = REDIRECT_CHECKS + INSIDE_CHECKS + TRACE_CHECKS;
+	unsigned int i, plan = REDIRECT_CHECKS + INSIDE_CHECKS + TRACE_CHECKS + 3 * BRANCH_CHECKS;
 	struct ktap t;
 
 	cases_init();
@@ -435,6 +535,7 @@ static int __init test_x86_opt_init(void)
 	check_redirect(&t);
 	check_probe_inside(&t);
 	check_stack_traces(&t);
+	check_branches(&t);
 	return 0;
 }
 

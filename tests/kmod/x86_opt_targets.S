@@ -97,6 +97,31 @@ SYM_FUNC_START(op_tx86_shift)
 	RET
 SYM_FUNC_END(op_tx86_shift)
 
+/*
+ * b - a if a < b, else 8a + b: probed on its jge (rel8, OP_TX86_BRANCH_PROBE
+ * bytes in), which the detour runs as a rel32 jge, with the mov after it
+ */
+SYM_FUNC_START(op_tx86_jcc)
+	cmpq	%rsi, %rdi
+	jge	1f
+	movq	%rsi, %rax
+	subq	%rdi, %rax
+	RET
+1:	leaq	(%rsi,%rdi,8), %rax
+	RET
+SYM_FUNC_END(op_tx86_jcc)
+
+/* 2a + b: probed on a jmp rel32 (OP_TX86_BRANCH_PROBE bytes in), the whole region */
+SYM_FUNC_START(op_tx86_jmp)
+	movq	%rdi, %rax
+	.byte	0xe9			/* jmp 1f, in its rel32 form */
+	.long	1f - 2f
+2:	addq	%rsi, %rax
+	RET
+1:	shlq	$1, %rax
+	jmp	2b
+SYM_FUNC_END(op_tx86_jmp)
+
 /* 42, where a redirecting pre handler sends op_tx86_pushpop */
 SYM_FUNC_START(op_tx86_ret42)
 	movl	$42, %eax

@@ -11,6 +11,8 @@ long op_tx86_riprel_store(long a, long b);
 long op_tx86_pushpop(long a, long b);
 long op_tx86_flags(long a, long b);
 long op_tx86_shift(long a, long b);
+long op_tx86_jcc(long a, long b);
+long op_tx86_jmp(long a, long b);
 long op_tx86_ret42(long a, long b);
 long op_tx86_call_in_region(long a, long b);
 long op_tx86_jump_into(long a, long b);
@@ -24,7 +26,7 @@ struct op_tx86_targets {
 	/* call fn(a, b) with every other register set to a known pattern */
 	long (*call)(target_fn fn, long a, long b);
 	unsigned long *call_sp;
-	target_fn riprel_load, riprel_store, pushpop, flags, shift, ret42;
+	target_fn riprel_load, riprel_store, pushpop, flags, shift, jcc, jmp, ret42;
 	target_fn call_in_region, jump_into, jump_table;
 };
 
