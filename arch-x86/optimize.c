@@ -349,10 +349,6 @@ int op_arch_opt_prepare(struct op_site *site)
 		site->reason = "a call or return is emulated, not copied to a detour";
 		return -EINVAL;
 	}
-	if (op_arch_opt_blocked(site)) {
-		site->reason = op_arch_opt_blocked(site);
-		return -EINVAL;
-	}
 	if (!op_ksyms.kallsyms_lookup_size_offset(site->addr, &size, &offset)) {
 		site->reason = "no symbol covers it";
 		return -EINVAL;
