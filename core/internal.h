@@ -29,6 +29,7 @@ bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod);
 void op_sites_optimize(bool on);
 void op_probes_show(struct seq_file *m);
+unsigned long op_probe_hits(const struct optprobe *p);
 
 /* blacklist.c */
 int op_blacklist_init(void);

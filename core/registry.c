@@ -304,6 +304,11 @@ static int op_register_locked(struct optprobe *p)
 		op_warn(p, "register", "already registered", -EEXIST);
 		return -EEXIST;
 	}
+	p->nhit = alloc_percpu(unsigned long);
+	if (!p->nhit) {
+		ret = -ENOMEM;
+		goto fail;
+	}
 	if (!p->pre_handler && !p->post_handler) {
 		why = "no handler";
 		ret = -EINVAL;
@@ -334,7 +339,6 @@ static int op_register_locked(struct optprobe *p)
 		new = site;
 	}
 
-	p->nhit = 0;
 	p->nmissed = 0;
 	p->disabled = p->flags & OPTPROBE_F_DISABLED;
 	list_add_tail_rcu(&p->list, &site->probes);
@@ -356,7 +360,7 @@ static int op_register_locked(struct optprobe *p)
 		synchronize_rcu();
 		if (new)
 			op_site_free_unused(new);
-		/* never registered: not one for op_restore_addrs() */
+		/* never registered: not one for op_unregistered() */
 		p->list.next = NULL;
 		p->list.prev = NULL;
 		goto fail;
@@ -366,6 +370,9 @@ static int op_register_locked(struct optprobe *p)
 	return 0;
 
 fail:
+	/* no hit counts on it: it is on no site, or was taken off after a grace period */
+	free_percpu(p->nhit);
+	p->nhit = NULL;
 	/* sites that made room for this one may be optimized again */
 	op_opt_retry();
 	op_warn(p, "register", why, ret);
@@ -414,12 +421,13 @@ static void op_unregister_settle(struct list_head *unopt, struct list_head *rele
 }
 
 /*
- * Once no handler of theirs can be running, give unregistered probes back
- * the addr their caller gave, so that they can be registered again as
- * they were.  list_del_rcu() left LIST_POISON2 in ->list.prev of exactly
- * the probes just taken off a site; clearing it marks them done.
+ * Once no handler of theirs can be running, free the hit counters of
+ * unregistered probes and give them back the addr their caller gave, so
+ * that they can be registered again as they were.  list_del_rcu() left
+ * LIST_POISON2 in ->list.prev of exactly the probes just taken off a
+ * site; clearing it marks them done.
  */
-static void op_restore_addrs(struct optprobe **ps, unsigned int n)
+static void op_unregistered(struct optprobe **ps, unsigned int n)
 {
 	unsigned int i;
 
@@ -428,11 +436,32 @@ static void op_restore_addrs(struct optprobe **ps, unsigned int n)
 
 		if (p->site || p->list.prev != LIST_POISON2)
 			continue;
+		free_percpu(p->nhit);
+		p->nhit = NULL;
 		p->addr = p->symbol ? NULL : p->addr - p->offset;
 		p->list.next = NULL;
 		p->list.prev = NULL;
 	}
 }
+
+/**
+ * op_probe_hits() - how many hits of a registered probe ran its handlers
+ * @p:	the probe
+ *
+ * Return: the sum over the CPUs; 0 if @p is not registered.
+ */
+unsigned long op_probe_hits(const struct optprobe *p)
+{
+	unsigned long hits = 0;
+	int cpu;
+
+	if (!p->nhit)
+		return 0;
+	for_each_possible_cpu(cpu)
+		hits += READ_ONCE(*per_cpu_ptr(p->nhit, cpu));
+	return hits;
+}
+EXPORT_SYMBOL_NS_GPL(op_probe_hits, OPTPROBE_INTERNAL);
 
 /* Free the sites on @release, and their slots, once nothing uses them. */
 static void op_release(struct list_head *release)
@@ -482,7 +511,7 @@ int optprobe_register_many(struct optprobe **ps, unsigned int n)
 	op_unlock();
 	if (ret) {
 		op_release(&release);
-		op_restore_addrs(ps, i - 1);
+		op_unregistered(ps, i - 1);
 	}
 	return ret;
 }
@@ -500,7 +529,7 @@ void optprobe_unregister_many(struct optprobe **ps, unsigned int n)
 	op_unregister_settle(&unopt, &release);
 	op_unlock();
 	op_release(&release);
-	op_restore_addrs(ps, n);
+	op_unregistered(ps, n);
 }
 EXPORT_SYMBOL_GPL(optprobe_unregister_many);
 
@@ -700,7 +729,7 @@ void op_probes_show(struct seq_file *m)
 	list_for_each_entry(site, &op_all_sites, all)
 		list_for_each_entry(p, &site->probes, list)
 			seq_printf(m, "0x%lx %pS %s %lu %lu %s\n", site->addr, (void *)site->addr,
-				   mode_names[optprobe_mode(p)], READ_ONCE(p->nhit),
+				   mode_names[optprobe_mode(p)], op_probe_hits(p),
 				   READ_ONCE(p->nmissed), optprobe_reason(p));
 	mutex_unlock(&op_mutex);
 }

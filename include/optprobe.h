@@ -107,7 +107,7 @@ enum optprobe_mode {
  *		was already running on that CPU
  * @list:	private: in the site's probes, in registration order
  * @site:	private: the probed site; NULL while not registered
- * @nhit:	private: hits whose handlers ran
+ * @nhit:	private: hits whose handlers ran, per CPU
  * @disabled:	private: disarmed by optprobe_disable()
  *
  * Callers zero-initialise the struct and fill in the fields before @list.
@@ -126,7 +126,7 @@ struct optprobe {
 	/* private to optprobe from here on; callers zero-initialise the struct */
 	struct list_head list;
 	struct optprobe_site *site;
-	unsigned long nhit;
+	unsigned long __percpu *nhit;
 	bool disabled;
 };
 

@@ -192,10 +192,10 @@ static void check_optimizable(struct ktap *t, const struct opt_case *c)
 	ret = probe_at(&p, probe_addr(c), true, OPTPROBE_F_NOOPT);
 	want = call_target(c);
 	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_TRAP &&
-		   pre_hits == CALLS && post_hits == CALLS && p.nhit == CALLS,
+		   pre_hits == CALLS && post_hits == CALLS && op_probe_hits(&p) == CALLS,
 		   test_name(name, c->name, "trap_reference"),
 		   "register %d, mode %s, %u/%u/%lu hits", ret, test_mode_name(optprobe_mode(&p)),
-		   pre_hits, post_hits, p.nhit);
+		   pre_hits, post_hits, op_probe_hits(&p));
 	ref_pre = seen_pre;
 	ref_post = seen_post;
 	if (!ret)
@@ -213,10 +213,10 @@ static void check_optimizable(struct ktap *t, const struct opt_case *c)
 		   test_name(name, c->name, "boosted"), "register %d, mode %s: %s", ret,
 		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
 	diff = regs_differ(&seen_pre, &ref_pre);
-	ktap_check(t, !diff && got == want && pre_hits == CALLS && p.nhit == CALLS,
+	ktap_check(t, !diff && got == want && pre_hits == CALLS && op_probe_hits(&p) == CALLS,
 		   test_name(name, c->name, "boosted_regs_result_hits"),
 		   "%s differs, result %ld not %ld, %u/%lu hits", diff ?: "no register",
-		   got, want, pre_hits, p.nhit);
+		   got, want, pre_hits, op_probe_hits(&p));
 	if (!ret)
 		optprobe_unregister(&p);
 	op_set_optimize(true);
@@ -237,23 +237,24 @@ static void check_optimizable(struct ktap *t, const struct opt_case *c)
 		   "%s differs", diff);
 	ktap_check(t, got == want, test_name(name, c->name, "optimized_result"),
 		   "%ld, not %ld", got, want);
-	ktap_check(t, pre_hits == CALLS && post_hits == CALLS && p.nhit == CALLS && !p.nmissed,
+	ktap_check(t, pre_hits == CALLS && post_hits == CALLS && op_probe_hits(&p) == CALLS &&
+		   !p.nmissed,
 		   test_name(name, c->name, "optimized_hits"), "%u/%u/%lu hits, %lu missed",
-		   pre_hits, post_hits, p.nhit, p.nmissed);
+		   pre_hits, post_hits, op_probe_hits(&p), p.nmissed);
 
 	/* disabled, enabled again: optimized again, counting on */
 	ret = ret ?: optprobe_disable(&p);
 	got = call_target(c);
-	ktap_check(t, !ret && p.nhit == CALLS && got == want,
+	ktap_check(t, !ret && op_probe_hits(&p) == CALLS && got == want,
 		   test_name(name, c->name, "disabled_not_hit"), "disable %d, %lu hits, result %ld",
-		   ret, p.nhit, got);
+		   ret, op_probe_hits(&p), got);
 	ret = ret ?: optprobe_enable(&p);
 	optprobe_sync();
 	got = call_target(c);
 	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED &&
-		   p.nhit == 2 * CALLS && got == want,
+		   op_probe_hits(&p) == 2 * CALLS && got == want,
 		   test_name(name, c->name, "reenabled_optimized"), "enable %d, mode %s, %lu hits",
-		   ret, test_mode_name(optprobe_mode(&p)), p.nhit);
+		   ret, test_mode_name(optprobe_mode(&p)), op_probe_hits(&p));
 	optprobe_unregister(&p);
 	got = call_target(c);
 	ktap_check(t, got == want, test_name(name, c->name, "unregistered_result"),
@@ -278,8 +279,9 @@ static void check_refused(struct ktap *t, const struct opt_case *c)
 		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
 	got = call_target(c);
 	ktap_check(t, got == want, test_name(name, c->name, "result"), "%ld, not %ld", got, want);
-	ktap_check(t, pre_hits == CALLS && p.nhit == CALLS, test_name(name, c->name, "hits"),
-		   "%u/%lu hits", pre_hits, p.nhit);
+	ktap_check(t, pre_hits == CALLS && op_probe_hits(&p) == CALLS,
+		   test_name(name, c->name, "hits"),
+		   "%u/%lu hits", pre_hits, op_probe_hits(&p));
 	if (!ret)
 		optprobe_unregister(&p);
 }
@@ -331,8 +333,10 @@ static void check_probe_inside(struct ktap *t)
 		   strstr(optprobe_reason(&outer), "another probe inside"),
 		   "inside_sends_outer_back", "register %d/%d, outer %s: %s", ret, ret2,
 		   test_mode_name(optprobe_mode(&outer)), ret ? "" : optprobe_reason(&outer));
-	ktap_check(t, got == want && !ret && !ret2 && outer.nhit == CALLS && inner.nhit == CALLS,
-		   "inside_both_hit", "result %ld, %lu and %lu hits", got, outer.nhit, inner.nhit);
+	ktap_check(t, got == want && !ret && !ret2 && op_probe_hits(&outer) == CALLS &&
+		   op_probe_hits(&inner) == CALLS, "inside_both_hit",
+		   "result %ld, %lu and %lu hits", got, op_probe_hits(&outer),
+		   op_probe_hits(&inner));
 	if (!ret2)
 		optprobe_unregister(&inner);
 	optprobe_sync();
@@ -393,10 +397,10 @@ static void check_branch(struct ktap *t, const char *case_name, target_fn fn, lo
 	got = call_args(fn, a, b);
 	diff = regs_differ(&seen_pre, &ref_pre);
 	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED && !diff &&
-		   got == want && pre_hits == CALLS && p.nhit == CALLS,
+		   got == want && pre_hits == CALLS && op_probe_hits(&p) == CALLS,
 		   test_name(name, case_name, "optimized"),
 		   "register %d, %s differs, result %ld, %u/%lu hits, mode %s: %s", ret,
-		   diff ?: "no register", got, pre_hits, p.nhit,
+		   diff ?: "no register", got, pre_hits, op_probe_hits(&p),
 		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
 
 	reset_seen();
