@@ -256,6 +256,7 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 	unsigned long detour = (unsigned long)site->detour, at;
 	unsigned int i, off = 0, from = 0;
 	u8 buf[OP_X86_DETOUR_MAX];
+	const char *why;
 	int ret;
 
 	if (WARN_ON_ONCE(op_x86_detour_size(site->arch.rlen) > sizeof(buf)))
@@ -277,22 +278,18 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 		at = detour + off;
 		if (!i && op_x86_branch_copied(site)) {
 			ret = op_x86_branch_write(site, at, buf + off);
-			if (ret < 0) {
-				site->reason = "the branch target is out of reach of the detour";
-				return ret;
-			}
-			off += ret;
-			from += insns[i].len;
-			op_x86_post_call(site, buf + off);
-			off += CALL_INSN_SIZE;
-			continue;
+			why = "the branch target is out of reach of the detour";
+		} else {
+			memcpy(buf + off, site->arch.region + from, insns[i].len);
+			ret = op_x86_fixup_riprel(&insns[i], site->addr + from, at, buf + off) ?:
+			      insns[i].len;
+			why = "a RIP-relative operand is out of reach of the detour";
 		}
-		memcpy(buf + off, site->arch.region + from, insns[i].len);
-		if (op_x86_fixup_riprel(&insns[i], site->addr + from, at, buf + off)) {
-			site->reason = "a RIP-relative operand is out of reach of the detour";
-			return -ERANGE;
+		if (ret < 0) {
+			site->reason = why;
+			return ret;
 		}
-		off += insns[i].len;
+		off += ret;
 		from += insns[i].len;
 		if (i)
 			continue;

@@ -45,6 +45,8 @@ static DECLARE_DELAYED_WORK(op_optimizer_work, op_optimizer_fn);
  */
 void op_opt_queue(struct op_site *site)
 {
+	const char *blocked;
+
 	lockdep_assert_held(&op_mutex);
 	if (site->mode == OPTPROBE_MODE_FTRACE || site->opt != OP_OPT_NONE ||
 	    site->opt_refused || site->opt_retry || !op_optimize_enabled())
@@ -53,8 +55,9 @@ void op_opt_queue(struct op_site *site)
 		site->reason = "a probe forbids it (OPTPROBE_F_NOOPT)";
 		return;
 	}
-	if (op_arch_opt_blocked(site)) {
-		site->reason = op_arch_opt_blocked(site);
+	blocked = op_arch_opt_blocked(site);
+	if (blocked) {
+		site->reason = blocked;
 		return;
 	}
 	site->opt = OP_OPT_QUEUED;

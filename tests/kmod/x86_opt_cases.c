@@ -153,19 +153,22 @@ static const char *regs_differ(const struct pt_regs *a, const struct pt_regs *b)
 	return NULL;
 }
 
-/*
- * Call @c's target CALLS times, always from the same stack depth; the
- * result, or LONG_MIN if they disagreed.
- */
-static noinline long call_target(const struct opt_case *c)
+/* Call @fn(@a, @b) CALLS times; the result, or LONG_MIN if they disagreed. */
+static long call_args(target_fn fn, long a, long b)
 {
-	long ret = op_tx86_targets.call(c->fn, ARG_A, ARG_B);
+	long ret = op_tx86_targets.call(fn, a, b);
 	unsigned int i;
 
 	for (i = 1; i < CALLS; i++)
-		if (op_tx86_targets.call(c->fn, ARG_A, ARG_B) != ret)
+		if (op_tx86_targets.call(fn, a, b) != ret)
 			return LONG_MIN;
 	return ret;
+}
+
+/* Call @c's target CALLS times with (ARG_A, ARG_B), always from the same stack depth. */
+static noinline long call_target(const struct opt_case *c)
+{
+	return call_args(c->fn, ARG_A, ARG_B);
 }
 
 static int probe_at(struct optprobe *p, unsigned long addr, bool post, unsigned int flags)
@@ -348,18 +351,6 @@ static void check_probe_inside(struct ktap *t)
 }
 
 #define BRANCH_CHECKS	5
-
-/* Call @fn(@a, @b) CALLS times; the result, or LONG_MIN if they disagreed. */
-static long call_args(target_fn fn, long a, long b)
-{
-	long ret = op_tx86_targets.call(fn, a, b);
-	unsigned int i;
-
-	for (i = 1; i < CALLS; i++)
-		if (op_tx86_targets.call(fn, a, b) != ret)
-			return LONG_MIN;
-	return ret;
-}
 
 /*
  * A probe on a jmp or jcc: optimized with the branch in its detour, pre
