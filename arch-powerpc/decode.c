@@ -29,7 +29,7 @@ static int op_ppc_read_word(unsigned long addr, u32 *word)
 	if (*word != BREAKPOINT_INSTRUCTION)
 		return 0;
 	site = op_site_lookup(addr);
-	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
+	if (site && !site->ftrace) {
 		*word = ppc_inst_val(site->arch.insn);
 		return 0;
 	}

@@ -282,11 +282,17 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 
 /*
  * Back to the traps.  Tasks still inside a detour finish it: it stays
- * until its site is freed.  A jump that a kernel kprobe took over stays
- * the kprobe's.
+ * until its site is freed.  A jump that a kernel kprobe took over stays:
+ * the kprobe saved it as the instruction it displaced and will write it
+ * back.
  */
-void op_arch_unoptimize(struct list_head *sites)
+void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 {
+	struct op_site *site, *tmp;
+
+	list_for_each_entry_safe(site, tmp, sites, opt_list)
+		if (!op_ppc_word_is(site, op_ppc_jump_insn(site)))
+			list_move_tail(&site->opt_list, held);
 	op_ppc_patch_sites(sites, op_ppc_jump_insn, op_ppc_trap_insn);
 }
 

@@ -86,7 +86,7 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 		return NOTIFY_DONE;
 
 	site = op_site_lookup(addr);
-	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
+	if (site && !site->ftrace) {
 		/* prepared for its jump, not yet patched: the detour does the rest */
 		if (READ_ONCE(site->arch.to_detour))
 			regs_set_return_ip(regs, (unsigned long)site->detour);

@@ -51,11 +51,11 @@ int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
 		if (window[i] != JMP32_INSN_OPCODE && window[i] != INT3_INSN_OPCODE)
 			continue;
 		site = op_site_lookup(addr - back + i);
-		if (site && site->opt == OP_OPT_DONE && window[i] == JMP32_INSN_OPCODE)
+		if (site && op_site_jumps(site))
 			op_x86_unjump(site, addr, buf, len);
 		if (i < back || window[i] != INT3_INSN_OPCODE)
 			continue;
-		if (site && site->mode != OPTPROBE_MODE_FTRACE) {
+		if (site && !site->ftrace) {
 			buf[i - back] = site->arch.insn[0];
 			continue;
 		}

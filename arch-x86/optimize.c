@@ -400,17 +400,24 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 /*
  * Back to the int3 and the original bytes after it, in one batch.  While
  * the batch runs, a CPU meeting the first byte is sent to the detour, as
- * the jmp being removed would.
+ * the jmp being removed would.  A site with a kernel kprobe anywhere in
+ * its region keeps its jmp: one on its first byte saved the jmp as the
+ * instruction it displaced and will write it back.
  */
-void op_arch_unoptimize(struct list_head *sites)
+void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 {
 	u8 jmp[JMP32_INSN_SIZE], bp[JMP32_INSN_SIZE];
-	struct op_site *site;
+	struct op_site *site, *tmp;
 
 	mutex_lock(op_ksyms.arch.text_mutex);
-	list_for_each_entry(site, sites, opt_list) {
+	list_for_each_entry_safe(site, tmp, sites, opt_list) {
 		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)site->addr, site->detour,
 				JMP32_INSN_SIZE);
+		if (op_x86_kprobe_in(site->addr, site->addr + site->arch.rlen) ||
+		    memcmp((void *)site->addr, jmp, JMP32_INSN_SIZE)) {
+			list_move_tail(&site->opt_list, held);
+			continue;
+		}
 		bp[0] = INT3_INSN_OPCODE;
 		memcpy(bp + 1, site->arch.region + 1, JMP32_INSN_SIZE - 1);
 		op_ksyms.arch.text_poke_queue((void *)site->addr, bp, JMP32_INSN_SIZE, jmp);

@@ -50,8 +50,12 @@ void op_arch_disarm(struct op_site *site)
 	u8 now;
 
 	mutex_lock(op_ksyms.arch.text_mutex);
-	/* only our own int3 goes: nobody else may write over it meanwhile */
-	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE) {
+	/*
+	 * Only our own int3 goes: not a kernel kprobe's, which holds the
+	 * original as its own and puts it back itself.
+	 */
+	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE &&
+	    !op_x86_kprobe_in(site->addr, site->addr + 1)) {
 		op_ksyms.arch.text_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
 		op_x86_unsynced = true;
 	}

@@ -65,12 +65,12 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 		return NOTIFY_DONE;
 
 	site = op_site_lookup(addr);
-	if (site && site->mode != OPTPROBE_MODE_FTRACE && READ_ONCE(site->arch.to_detour)) {
+	if (site && !site->ftrace && READ_ONCE(site->arch.to_detour)) {
 		/* prepared for its jump, not yet patched: the detour does the rest */
 		regs->ip = (unsigned long)site->detour;
 		return NOTIFY_STOP;
 	}
-	if (site && site->mode != OPTPROBE_MODE_FTRACE) {
+	if (site && !site->ftrace) {
 		regs->ip = addr;
 		if (!op_dispatch_pre(site, regs))
 			op_x86_run(site, regs);

@@ -82,7 +82,9 @@ void op_arch_site_flags(struct op_site *site);
  * put the original instruction back.  Arming checks again, under the
  * kernel's text lock, that the original instruction is still there and
  * that no kernel kprobe has appeared over it since op_arch_check_insn():
- * -EBUSY if not.
+ * -EBUSY if not.  Disarming never writes over a kernel kprobe's
+ * breakpoint: one there took the original instruction before optprobe's
+ * breakpoint was written, and puts it back itself.
  *
  * op_arch_commit() - make every write since the last commit seen by every
  * CPU.  The core calls it before releasing op_mutex after an operation
@@ -113,7 +115,11 @@ void op_arch_commit(void);
  * to @failed with site->reason set and stays a breakpoint.
  *
  * op_arch_unoptimize() - put the breakpoints of optimized @sites back, in
- * one batch.  Their detours stay valid for tasks still inside.
+ * one batch.  Their detours stay valid for tasks still inside.  Under the
+ * kernel's text lock, it first looks for kernel kprobes in each site's
+ * whole patched region: a site with one there keeps its jump (the
+ * kprobe saved it as the instruction it displaced, and writes it back
+ * when it goes) and is moved to @held.
  *
  * op_arch_opt_covers() - is @addr inside the bytes that @site's jump
  * replaces (other than site->addr)?  The core looks for such sites at most
@@ -126,7 +132,7 @@ void op_arch_commit(void);
 int op_arch_opt_prepare(struct op_site *site);
 void op_arch_opt_unprepare(struct op_site *site);
 void op_arch_optimize(struct list_head *sites, struct list_head *failed);
-void op_arch_unoptimize(struct list_head *sites);
+void op_arch_unoptimize(struct list_head *sites, struct list_head *held);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
 const char *op_arch_opt_blocked(const struct op_site *site);
 

@@ -4,6 +4,8 @@
  *
  *   list	one line per probe: address, symbol+offset, mode, hits,
  *		nmissed, reason it is not optimized
+ *   sites	one line per site: address, symbol+offset, the optimizer's
+ *		state, enabled probes, reason
  *   enabled	1/0: arm or disarm every probe (each keeps its own state)
  *   optimize	1/0: the global jump-optimization switch
  *   boost	1/0: whether probes registered from now on may be boosted
@@ -17,15 +19,39 @@
 
 #include "internal.h"
 #include "ksyms.h"
+#include "mode-name.h"
 
 static struct dentry *op_debugfs_dir;
 
 static int list_show(struct seq_file *m, void *v)
 {
-	op_probes_show(m);
+	struct op_site *site;
+	struct optprobe *p;
+
+	mutex_lock(&op_mutex);
+	list_for_each_entry(site, &op_all_sites, all)
+		list_for_each_entry(p, &site->probes, list)
+			seq_printf(m, "0x%lx %pS %s %lu %lu %s\n", site->addr, (void *)site->addr,
+				   op_mode_name(optprobe_mode(p)), op_probe_hits(p),
+				   READ_ONCE(p->nmissed), optprobe_reason(p));
+	mutex_unlock(&op_mutex);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(list);
+
+static int sites_show(struct seq_file *m, void *v)
+{
+	struct op_site *site;
+
+	mutex_lock(&op_mutex);
+	list_for_each_entry(site, &op_all_sites, all)
+		seq_printf(m, "0x%lx %pS %s %u %s\n", site->addr, (void *)site->addr,
+			   op_opt_state_name(site->state), site->nr_enabled,
+			   op_site_reason(site));
+	mutex_unlock(&op_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sites);
 
 static int slots_show(struct seq_file *m, void *v)
 {
@@ -110,6 +136,7 @@ int __init op_debugfs_init(void)
 			    &switch_fops);
 	debugfs_create_file("boost", 0600, op_debugfs_dir, (void *)&op_boost_switch,
 			    &switch_fops);
+	debugfs_create_file("sites", 0400, op_debugfs_dir, NULL, &sites_fops);
 	debugfs_create_file("slots", 0400, op_debugfs_dir, NULL, &slots_fops);
 	debugfs_create_file("ksyms", 0400, op_debugfs_dir, NULL, &ksyms_fops);
 	return 0;

@@ -22,14 +22,32 @@ static inline void op_unlock(void)
 	mutex_unlock(&op_mutex);
 }
 
-/* registry.c */
+/* sites.c */
+extern struct list_head op_all_sites;
 void op_quiesce(bool slots);
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod);
-void op_sites_optimize(bool on);
-void op_probes_show(struct seq_file *m);
+int op_site_change(struct op_site *site, struct list_head *unopt);
+void op_sites_settle(struct list_head *unopt);
+void op_sites_settle_all(void);
+void op_sites_recheck(struct list_head *held);
+void op_sites_unlist(struct list_head *release);
+void op_sites_release_waiting(void);
+void op_site_rejoin(struct op_site *site);
+void op_release(struct list_head *release);
+struct op_site *op_site_create(unsigned long addr, struct module *mod, const char **why);
+void op_site_add(struct op_site *site);
+void op_site_remove_new(struct op_site *site);
+void op_site_free_unused(struct op_site *site);
+const char *op_site_reason(const struct op_site *site);
+
+/* api.c */
 unsigned long op_probe_hits(const struct optprobe *p);
+
+/* validate.c */
+int op_probe_address(const struct optprobe *p, unsigned long *addr, const char **why);
+int op_check_address(unsigned long addr, struct module **mod, const char **why);
 
 /* blacklist.c */
 int op_blacklist_init(void);
@@ -44,16 +62,21 @@ int op_ftrace_arm(struct op_site *site);
 void op_ftrace_disarm(struct op_site *site);
 void op_ftrace_exit(void);
 
-/* optimizer.c */
+/* optimizer.c: the only code that moves a site's state */
 int op_optimizer_init(void);
 void op_optimizer_exit(void);
 void op_set_optimize(bool optimize);
 bool op_optimize_enabled(void);
 void op_set_boost(bool boost);
+int op_site_arm(struct op_site *site);
+void op_site_disarm(struct op_site *site);
+void op_site_gone(struct op_site *site);
+bool op_opt_wanted(struct op_site *site);
 void op_opt_queue(struct op_site *site);
 void op_opt_cancel(struct op_site *site);
+void op_opt_reoptimize(struct op_site *site);
 void op_opt_unoptimize(struct list_head *sites);
-void op_opt_make_room(unsigned long addr);
+int op_opt_make_room(unsigned long addr);
 void op_opt_retry(void);
 
 /* module.c */

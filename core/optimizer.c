@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The optimizer: it turns armed breakpoint sites into jumps to detours,
- * and back, in batches.  Every change of a probe's text that is done in
- * the background runs as work on one ordered queue, so optprobe_sync()
- * only has to drain it.  The switch (debugfs "optimize") is the
- * equivalent of the kernel's debug.kprobes-optimization.
+ * The optimizer: the one owner of a site's state (opt-state.h, where the
+ * table of legal moves is), with one function per move.  It turns armed
+ * breakpoint sites into jumps to detours, and back, in batches.  Every
+ * change of a probe's text done in the background runs as work on one
+ * ordered queue, so optprobe_sync() only has to drain it.  The switch
+ * (debugfs "optimize") is the equivalent of the kernel's
+ * debug.kprobes-optimization.
  *
  * A site armed with its breakpoint is queued (op_opt_queue()).  After a
  * short delay that gathers a batch, the work prepares each site's detour;
@@ -15,10 +17,22 @@
  * Unoptimizing is batched by the callers (op_opt_unoptimize()): sites
  * about to be disarmed are collected and switched back together.
  *
+ * The kernel's own kprobes share the text.  A kernel kprobe put on a
+ * site's jump saves the jump as the instruction it displaced, and writes
+ * it back when it goes: the jump can then not be taken out, nor its
+ * detour freed, until the kprobe has gone.  Such a site waits as
+ * UNOPTIMIZING; sites refused because something was in the way wait as
+ * PARKED.  The work looks at both again every OP_OPT_RECHECK while there
+ * are any, and optprobe_sync() at once: a kernel kprobe says nothing when
+ * it goes.
+ *
  * Everything here but optprobe_sync() and the work runs with op_mutex
  * held.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/list_sort.h>
+#include <linux/module.h>
 #include <linux/workqueue.h>
 
 #include <optprobe.h>
@@ -27,154 +41,300 @@
 
 /* The kernel's kprobe optimizer waits as long to gather a batch. */
 #define OP_OPT_DELAY	5
+/* How often sites that wait on something else are looked at again. */
+#define OP_OPT_RECHECK	HZ
 
 static struct workqueue_struct *op_optimizer_wq;
 static bool op_optimize = true;
 static bool op_boost = true;
 
-static LIST_HEAD(op_opt_queued);		/* QUEUED sites */
-static LIST_HEAD(op_opt_batch);		/* PREPARED sites, waiting out the grace period */
-static LIST_HEAD(op_opt_parked);	/* refused for now, retried by op_opt_retry() */
+static LIST_HEAD(op_opt_queued);	/* QUEUED */
+static LIST_HEAD(op_opt_prepared);	/* PREPARED, waiting out the grace period */
+static LIST_HEAD(op_opt_parked);	/* PARKED */
+static LIST_HEAD(op_opt_held);		/* UNOPTIMIZING */
 
 static void op_optimizer_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(op_optimizer_work, op_optimizer_fn);
 
+/*
+ * Make one move of the table (opt-state.h).  An illegal move is a bug in
+ * optprobe: warn once and leave the site as it is.
+ */
+static bool op_site_move(struct op_site *site, enum op_opt_state to)
+{
+	enum op_opt_state state = site->state;
+
+	lockdep_assert_held(&op_mutex);
+	if (WARN_ONCE(!op_opt_move(&state, to), "optprobe: illegal move %s -> %s at %pS\n",
+		      op_opt_state_name(site->state), op_opt_state_name(to),
+		      (void *)site->addr))
+		return false;
+	/* read locklessly by optprobe_mode() and the hit path's op_site_mode() */
+	WRITE_ONCE(site->state, state);
+	return true;
+}
+
+/* Take @site off whatever optimizer list it is on, and onto @list if any. */
+static void op_site_list(struct op_site *site, struct list_head *list)
+{
+	if (list)
+		list_move_tail(&site->opt_list, list);
+	else
+		list_del_init(&site->opt_list);
+}
+
+/* Sites wait on something else: look again later. */
+static void op_opt_recheck_later(void)
+{
+	if (!list_empty(&op_opt_parked) || !list_empty(&op_opt_held))
+		queue_delayed_work(op_optimizer_wq, &op_optimizer_work, OP_OPT_RECHECK);
+}
+
 /**
- * op_opt_queue() - have the optimizer try a site that was just armed
- * @site:	an armed breakpoint site
+ * op_site_arm() - DISARMED -> ARMED: write the breakpoint, or attach ftrace
+ * @site:	a disarmed site
+ *
+ * Return: 0, or the backend's or ftrace's error, the site left disarmed.
+ */
+int op_site_arm(struct op_site *site)
+{
+	int ret;
+
+	lockdep_assert_held(&op_mutex);
+	ret = site->ftrace ? op_ftrace_arm(site) : op_arch_arm(site);
+	if (!ret)
+		op_site_move(site, OP_ST_ARMED);
+	return ret;
+}
+
+/**
+ * op_site_disarm() - ARMED, PARKED or REFUSED -> DISARMED
+ * @site:	an armed site that is not on its way to a jump (op_opt_cancel())
+ */
+void op_site_disarm(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	if (!op_site_move(site, OP_ST_DISARMED))
+		return;
+	op_site_list(site, NULL);
+	if (site->ftrace)
+		op_ftrace_disarm(site);
+	else
+		op_arch_disarm(site);
+	site->reason = NULL;
+}
+
+/**
+ * op_site_gone() - any state -> GONE: the module holding @site went
+ * @site:	the site; its text went with the module, nothing is written
+ */
+void op_site_gone(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	if (site->ftrace && site->state == OP_ST_ARMED)
+		op_ftrace_disarm(site);	/* ftrace's filter must not outlive the text */
+	if (site->state == OP_ST_PREPARED)
+		op_arch_opt_unprepare(site);
+	if (site->state == OP_ST_UNOPTIMIZING)
+		module_put(THIS_MODULE);
+	op_site_list(site, NULL);
+	op_site_move(site, OP_ST_GONE);
+}
+
+/* Why @site must not be optimized now, or NULL if it may be. */
+static const char *op_opt_unwanted(const struct op_site *site)
+{
+	if (site->ftrace)
+		return "function entry: runs through ftrace";
+	if (!op_optimize_enabled())
+		return "optimization switched off (debugfs optimize)";
+	if (site->noopt)
+		return "a probe forbids it (OPTPROBE_F_NOOPT)";
+	return op_arch_opt_blocked(site);
+}
+
+/**
+ * op_opt_wanted() - should armed @site have a jump now?
+ * @site:	the site
+ *
+ * Sets site->reason when not.
+ */
+bool op_opt_wanted(struct op_site *site)
+{
+	const char *why = op_opt_unwanted(site);
+
+	if (why)
+		site->reason = why;
+	return !why;
+}
+
+/**
+ * op_opt_queue() - ARMED -> QUEUED: have the optimizer try @site
+ * @site:	an armed site; left as it is if it is not ARMED or must not be
+ *		optimized now (op_opt_wanted())
  */
 void op_opt_queue(struct op_site *site)
 {
-	const char *blocked;
-
 	lockdep_assert_held(&op_mutex);
-	if (site->mode == OPTPROBE_MODE_FTRACE || site->opt != OP_OPT_NONE ||
-	    site->opt_refused || site->opt_retry || !op_optimize_enabled())
+	if (site->state != OP_ST_ARMED || !op_opt_wanted(site))
 		return;
-	if (site->noopt) {
-		site->reason = "a probe forbids it (OPTPROBE_F_NOOPT)";
-		return;
-	}
-	blocked = op_arch_opt_blocked(site);
-	if (blocked) {
-		site->reason = blocked;
-		return;
-	}
-	site->opt = OP_OPT_QUEUED;
-	site->reason = "waiting for the optimizer";
-	list_move_tail(&site->opt_list, &op_opt_queued);
+	op_site_move(site, OP_ST_QUEUED);
+	op_site_list(site, &op_opt_queued);
 	queue_delayed_work(op_optimizer_wq, &op_optimizer_work, OP_OPT_DELAY);
 }
 
 /**
- * op_opt_cancel() - a site that is not optimized yet must not be
- * @site:	the site, about to be disarmed, or blocked
+ * op_opt_cancel() - QUEUED, PREPARED or PARKED -> ARMED
+ * @site:	the site, about to be disarmed, or that must not be optimized
  *
- * An optimized site (OP_OPT_DONE) is left alone: it needs the text change
- * of op_opt_unoptimize().
+ * Other states are left alone: an optimized site needs the text change of
+ * op_opt_unoptimize().
  */
 void op_opt_cancel(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
-	switch (site->opt) {
-	case OP_OPT_PREPARED:
+	switch (site->state) {
+	case OP_ST_PREPARED:
 		op_arch_opt_unprepare(site);
 		fallthrough;
-	case OP_OPT_QUEUED:
-		site->opt = OP_OPT_NONE;
-		site->reason = "not optimized while disarmed";
-		fallthrough;
-	case OP_OPT_NONE:
-		list_del_init(&site->opt_list);
-		site->opt_retry = false;
+	case OP_ST_QUEUED:
+	case OP_ST_PARKED:
+		op_site_list(site, NULL);
+		op_site_move(site, OP_ST_ARMED);
 		break;
-	case OP_OPT_DONE:
+	default:
 		break;
 	}
 }
 
 /**
- * op_opt_unoptimize() - put the breakpoints of optimized sites back
- * @sites:	optimized sites, linked by ->opt_list; they stay on it
+ * op_opt_reoptimize() - UNOPTIMIZING -> OPTIMIZED
+ * @site:	a site wanted optimized again while its jump was held: it is
+ *		still in place, with its detour
+ */
+void op_opt_reoptimize(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	if (site->state != OP_ST_UNOPTIMIZING)
+		return;
+	op_site_list(site, NULL);
+	op_site_move(site, OP_ST_OPTIMIZED);
+	module_put(THIS_MODULE);
+}
+
+/**
+ * op_opt_unoptimize() - OPTIMIZED or UNOPTIMIZING -> ARMED, in one batch
+ * @sites:	sites with a jump, linked by ->opt_list; they stay on it but
+ *		for those a kernel kprobe holds
+ *
+ * A site whose jump a kernel kprobe holds goes (or stays) UNOPTIMIZING:
+ * onto the list the work looks at again.  While any is there, optprobe
+ * stays loaded: its detours' code is optprobe's.
  */
 void op_opt_unoptimize(struct list_head *sites)
 {
-	struct op_site *site;
+	struct op_site *site, *tmp;
+	LIST_HEAD(held);
 
 	lockdep_assert_held(&op_mutex);
 	if (list_empty(sites))
 		return;
-	op_arch_unoptimize(sites);
+	op_arch_unoptimize(sites, &held);
 	list_for_each_entry(site, sites, opt_list) {
 		op_arch_opt_unprepare(site);
-		site->opt = OP_OPT_NONE;
-		site->mode = site->bp_mode;
-		site->reason = "unoptimized";
+		if (site->state == OP_ST_UNOPTIMIZING)
+			module_put(THIS_MODULE);
+		op_site_move(site, OP_ST_ARMED);
 	}
+	list_for_each_entry_safe(site, tmp, &held, opt_list) {
+		if (site->state == OP_ST_OPTIMIZED) {
+			__module_get(THIS_MODULE);
+			op_site_move(site, OP_ST_UNOPTIMIZING);
+			site->reason = "a kernel kprobe holds its jump";
+		}
+		op_site_list(site, &op_opt_held);
+	}
+	op_opt_recheck_later();
 }
 
+/* PARKED: refused for now, to be tried again. */
 static void op_opt_park(struct op_site *site)
 {
-	site->reason = "another probe inside the bytes its jump would replace";
-	site->opt_retry = true;
-	list_move_tail(&site->opt_list, &op_opt_parked);
+	op_site_move(site, OP_ST_PARKED);
+	op_site_list(site, &op_opt_parked);
+	op_opt_recheck_later();
 }
 
 /**
  * op_opt_make_room() - a site is about to be created at @addr
  * @addr:	its address
  *
- * A site whose jump covers @addr goes back to its breakpoint, and stays
- * there until sites are released (op_opt_retry()): the new site needs its
- * own instruction in place.
+ * A site whose jump covers @addr goes back to its breakpoint and is parked
+ * until it can have its jump again: the new site needs its own
+ * instruction in place.
+ *
+ * Return: 0, or -EBUSY if a jump over @addr is held by a kernel kprobe.
  */
-void op_opt_make_room(unsigned long addr)
+int op_opt_make_room(unsigned long addr)
 {
 	struct op_site *site, *tmp;
 	unsigned int back;
 	LIST_HEAD(unopt);
+	int ret = 0;
 
 	lockdep_assert_held(&op_mutex);
 	for (back = 1; back < OP_OPT_SPAN; back++) {
 		site = op_site_lookup(addr - back);
-		if (!site || site->opt == OP_OPT_NONE || !op_arch_opt_covers(site, addr))
+		if (!site || (site->state != OP_ST_PREPARED && !op_site_jumps(site)) ||
+		    !op_arch_opt_covers(site, addr))
 			continue;
-		if (site->opt == OP_OPT_DONE) {
-			list_add_tail(&site->opt_list, &unopt);
+		if (op_site_jumps(site)) {
+			op_site_list(site, &unopt);
 			continue;
 		}
-		op_opt_cancel(site);
+		op_arch_opt_unprepare(site);
+		site->reason = "another probe inside the bytes its jump would replace";
 		op_opt_park(site);
 	}
 	op_opt_unoptimize(&unopt);
-	list_for_each_entry_safe(site, tmp, &unopt, opt_list)
+	list_for_each_entry_safe(site, tmp, &unopt, opt_list) {
+		site->reason = "another probe inside the bytes its jump would replace";
 		op_opt_park(site);
+	}
+	for (back = 1; back < OP_OPT_SPAN; back++) {
+		site = op_site_lookup(addr - back);
+		if (site && site->state == OP_ST_UNOPTIMIZING && op_arch_opt_covers(site, addr))
+			ret = -EBUSY;
+	}
+	return ret;
 }
 
-/* Sites refused because something was in the way: something just left. */
+/* PARKED -> QUEUED: something that was in the way may have gone. */
 void op_opt_retry(void)
 {
 	struct op_site *site, *tmp;
 
 	lockdep_assert_held(&op_mutex);
 	list_for_each_entry_safe(site, tmp, &op_opt_parked, opt_list) {
-		list_del_init(&site->opt_list);
-		site->opt_retry = false;
-		if (site->armed)
-			op_opt_queue(site);
+		if (!op_opt_wanted(site)) {
+			op_opt_cancel(site);
+			continue;
+		}
+		op_site_move(site, OP_ST_QUEUED);
+		op_site_list(site, &op_opt_queued);
+		queue_delayed_work(op_optimizer_wq, &op_optimizer_work, OP_OPT_DELAY);
 	}
 }
 
-/* A site the optimizer could not take: parked for a retry, or refused. */
+/* QUEUED -> PARKED or REFUSED: the optimizer could not take the site. */
 static void op_opt_refused(struct op_site *site, int err)
 {
-	site->opt = OP_OPT_NONE;
-	site->opt_retry = err == -EAGAIN;
-	site->opt_refused = !site->opt_retry;
-	if (site->opt_retry)
-		list_move_tail(&site->opt_list, &op_opt_parked);
-	else
-		list_del_init(&site->opt_list);
+	if (err == -EAGAIN) {
+		op_opt_park(site);
+		return;
+	}
+	op_site_list(site, NULL);
+	op_site_move(site, OP_ST_REFUSED);
 }
 
 /* Patch in address order: the kernel's batch flushes on a step back. */
@@ -186,65 +346,86 @@ static int op_site_cmp(void *priv, const struct list_head *a, const struct list_
 	return x < y ? -1 : x > y;
 }
 
-static void op_optimizer_fn(struct work_struct *work)
+/* QUEUED -> PREPARED, PARKED or REFUSED; true if any was prepared. */
+static bool op_opt_prepare_queued(void)
 {
 	struct op_site *site, *tmp;
-	LIST_HEAD(failed);
-	LIST_HEAD(batch);
 	int ret;
 
-	mutex_lock(&op_mutex);
 	list_for_each_entry_safe(site, tmp, &op_opt_queued, opt_list) {
 		ret = op_arch_opt_prepare(site);
 		if (ret) {
 			op_opt_refused(site, ret);
 			continue;
 		}
-		site->opt = OP_OPT_PREPARED;
-		list_move_tail(&site->opt_list, &op_opt_batch);
+		op_site_move(site, OP_ST_PREPARED);
+		op_site_list(site, &op_opt_prepared);
 	}
-	ret = list_empty(&op_opt_batch);
+	return !list_empty(&op_opt_prepared);
+}
+
+/* PREPARED -> OPTIMIZED, or PARKED if its text changed meanwhile. */
+static void op_opt_patch_prepared(void)
+{
+	struct op_site *site, *tmp;
+	LIST_HEAD(failed);
+	LIST_HEAD(batch);
+
+	list_splice_init(&op_opt_prepared, &batch);
+	list_sort(NULL, &batch, op_site_cmp);
+	op_arch_optimize(&batch, &failed);
+	list_for_each_entry_safe(site, tmp, &batch, opt_list) {
+		op_site_list(site, NULL);
+		op_site_move(site, OP_ST_OPTIMIZED);
+		site->reason = NULL;
+	}
+	list_for_each_entry_safe(site, tmp, &failed, opt_list) {
+		op_arch_opt_unprepare(site);
+		op_opt_park(site);
+	}
+}
+
+static void op_optimizer_fn(struct work_struct *work)
+{
+	bool prepared;
+
+	mutex_lock(&op_mutex);
+	op_sites_recheck(&op_opt_held);
+	op_opt_retry();
+	prepared = op_opt_prepare_queued();
 	op_unlock();
-	if (ret)
+	op_sites_release_waiting();
+	if (!prepared)
 		return;
 
 	/*
 	 * Hits go to the detours now.  Once every task has passed a
 	 * quiescent state, none is left inside the bytes to be replaced,
 	 * neither preempted there nor interrupted.  Sites cancelled
-	 * meanwhile have left op_opt_batch; only this work adds to it.
+	 * meanwhile have left op_opt_prepared; only this work adds to it.
 	 */
 	op_quiesce(true);
 
 	mutex_lock(&op_mutex);
-	list_splice_init(&op_opt_batch, &batch);
-	list_sort(NULL, &batch, op_site_cmp);
-	op_arch_optimize(&batch, &failed);
-	list_for_each_entry_safe(site, tmp, &batch, opt_list) {
-		list_del_init(&site->opt_list);
-		site->opt = OP_OPT_DONE;
-		site->mode = OPTPROBE_MODE_OPTIMIZED;
-		site->reason = "";
-	}
-	list_for_each_entry_safe(site, tmp, &failed, opt_list) {
-		op_arch_opt_unprepare(site);
-		op_opt_refused(site, -EAGAIN);
-	}
+	op_opt_patch_prepared();
 	op_unlock();
 }
 
+/* Work to do now, not only a recheck later. */
 static bool op_opt_pending(void)
 {
 	bool pending;
 
 	mutex_lock(&op_mutex);
-	pending = !list_empty(&op_opt_queued) || !list_empty(&op_opt_batch);
+	pending = !list_empty(&op_opt_queued) || !list_empty(&op_opt_prepared);
 	mutex_unlock(&op_mutex);
 	return pending;
 }
 
 void optprobe_sync(void)
 {
+	/* sites waiting on something else are looked at now, not later */
+	mod_delayed_work(op_optimizer_wq, &op_optimizer_work, 0);
 	/* the work queues itself again for sites queued while it ran */
 	do {
 		flush_delayed_work(&op_optimizer_work);
@@ -256,7 +437,7 @@ void op_set_optimize(bool optimize)
 {
 	mutex_lock(&op_mutex);
 	WRITE_ONCE(op_optimize, optimize);
-	op_sites_optimize(optimize);
+	op_sites_settle_all();
 	op_unlock();
 }
 EXPORT_SYMBOL_NS_GPL(op_set_optimize, OPTPROBE_INTERNAL);
@@ -288,7 +469,10 @@ int __init op_optimizer_init(void)
 	return op_optimizer_wq ? 0 : -ENOMEM;
 }
 
-/* No site is left (every user module is gone): nothing can be queued. */
+/*
+ * No site is left (every user module is gone, and a held site keeps
+ * optprobe loaded): nothing can be queued.
+ */
 void op_optimizer_exit(void)
 {
 	cancel_delayed_work_sync(&op_optimizer_work);

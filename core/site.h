@@ -17,21 +17,11 @@
 
 #include <optprobe.h>
 
+#include "opt-state.h"
 #include "site-arch.h"
 
 struct module;
 struct pt_regs;
-
-/*
- * Where the optimizer is with a site.  Only armed breakpoint sites are
- * optimized; the detour is kept until the site is freed.
- */
-enum op_opt_state {
-	OP_OPT_NONE,		/* not optimized: not yet tried, or refused (reason) */
-	OP_OPT_QUEUED,		/* waiting for the optimizer */
-	OP_OPT_PREPARED,	/* detour ready: breakpoint hits are sent to it */
-	OP_OPT_DONE,		/* the jump to the detour is in place */
-};
 
 struct op_site {
 	unsigned long addr;
@@ -39,18 +29,14 @@ struct op_site {
 	struct list_head all;		/* in op_all_sites, until freed */
 	struct list_head probes;	/* struct optprobe, registration order */
 	struct module *mod;		/* holding the address; NULL: kernel core */
-	enum optprobe_mode mode;	/* TRAP, BOOSTED, OPTIMIZED or FTRACE */
+	bool ftrace;			/* at a function's ftrace site */
 	enum optprobe_mode bp_mode;	/* TRAP or BOOSTED: the breakpoint path's */
-	const char *reason;		/* why not optimized; "" when it is */
+	enum op_opt_state state;	/* the optimizer's; moved only by optimizer.c */
+	const char *reason;		/* why the optimizer last refused or stopped */
 	unsigned int nr_enabled;	/* probes not disabled */
-	bool armed;
-	bool gone;			/* its module was unloaded */
 	bool post;			/* an enabled probe has a post handler */
 	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
-	enum op_opt_state opt;
-	bool opt_retry;			/* refused for now: retry when sites go */
-	bool opt_refused;		/* refused for good */
-	struct list_head opt_list;	/* on the optimizer's queue or batch */
+	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
 	void *slot;			/* out-of-line copy, or NULL */
 	void *detour;			/* jump-optimization detour, or NULL */
 	struct list_head release;	/* on a list of sites to free */
@@ -63,6 +49,28 @@ extern struct mutex op_mutex;
 static inline struct op_site *op_site_of(const struct optprobe *p)
 {
 	return (struct op_site *)READ_ONCE(p->site);
+}
+
+/* Its breakpoint (or the jump that replaced it) is in the text. */
+static inline bool op_site_armed(const struct op_site *site)
+{
+	return op_opt_state_armed(READ_ONCE(site->state));
+}
+
+/* The jump to its detour is in the text. */
+static inline bool op_site_jumps(const struct op_site *site)
+{
+	return op_opt_state_jumps(READ_ONCE(site->state));
+}
+
+/* How a hit on it runs (never DISABLED or GONE: see optprobe_mode()). */
+static inline enum optprobe_mode op_site_mode(const struct op_site *site)
+{
+	if (site->ftrace)
+		return OPTPROBE_MODE_FTRACE;
+	if (op_site_jumps(site))
+		return OPTPROBE_MODE_OPTIMIZED;
+	return READ_ONCE(site->bp_mode);
 }
 
 /* The hit path (with dispatch.h): call with preemption disabled. */

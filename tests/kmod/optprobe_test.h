@@ -21,6 +21,7 @@
 #include <optprobe.h>
 
 #include "ktap.h"
+#include "mode-name.h"
 
 /* The size of the call at a function's ftrace site, which symbol + 0 names. */
 #define TEST_ENTRY_INSN_SIZE	MCOUNT_INSN_SIZE
@@ -61,16 +62,7 @@ static inline int test_redirect(struct pt_regs *regs, unsigned long func)
 
 static inline const char *test_mode_name(enum optprobe_mode mode)
 {
-	static const char * const names[] = {
-		[OPTPROBE_MODE_TRAP] = "trap",
-		[OPTPROBE_MODE_BOOSTED] = "boosted",
-		[OPTPROBE_MODE_OPTIMIZED] = "optimized",
-		[OPTPROBE_MODE_FTRACE] = "ftrace",
-		[OPTPROBE_MODE_DISABLED] = "disabled",
-		[OPTPROBE_MODE_GONE] = "gone",
-	};
-
-	return (unsigned int)mode < ARRAY_SIZE(names) ? names[mode] : "?";
+	return op_mode_name(mode);
 }
 
 /* "@where_@what" in @buf: the KTAP name of one check made at several places. */

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The public API (include/optprobe.h): register, unregister, enable,
+ * disable, and what a probe's mode is and why.  Every call leaves the
+ * system as it was when it fails, and tells why in one pr_warn line.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/rculist.h>
+
+#include "internal.h"
+
+static void op_warn(const struct optprobe *p, const char *what, const char *why, int err)
+{
+	if (p->symbol)
+		pr_warn("cannot %s probe at %s+%#x: %s (%d)\n",
+			what, p->symbol, p->offset, why, err);
+	else
+		pr_warn("cannot %s probe at %pS+%#x: %s (%d)\n",
+			what, p->addr, p->offset, why, err);
+}
+
+/* The site at @addr, a new one if there is none; an ERR_PTR() with *@why on failure. */
+static struct op_site *op_site_get(unsigned long addr, struct op_site **new, const char **why)
+{
+	struct op_site *site = op_site_lookup(addr);
+	struct module *mod;
+	int ret;
+
+	*new = NULL;
+	if (site) {
+		op_site_rejoin(site);
+		return site;
+	}
+	if (op_opt_make_room(addr)) {
+		*why = "a kernel kprobe holds a jump over it";
+		return ERR_PTR(-EBUSY);
+	}
+	ret = op_check_address(addr, &mod, why);
+	if (ret)
+		return ERR_PTR(ret);
+	site = op_site_create(addr, mod, why);
+	if (IS_ERR(site))
+		return site;
+	/* hashed before its breakpoint exists: a hit always finds it */
+	op_site_add(site);
+	*new = site;
+	return site;
+}
+
+/* Take @p, which failed to arm, off @site again; free @new if it was made for it. */
+static void op_register_undo(struct optprobe *p, struct op_site *site, struct op_site *new)
+{
+	list_del_rcu(&p->list);
+	if (!p->disabled)
+		site->nr_enabled--;
+	if (new)
+		op_site_remove_new(new);
+	/* for hits on the site's other probes and hash walks passing by */
+	synchronize_rcu();
+	if (new)
+		op_site_free_unused(new);
+	/* never registered: not one for op_unregistered() */
+	p->list.next = NULL;
+	p->list.prev = NULL;
+}
+
+static int op_register_locked(struct optprobe *p)
+{
+	const char *why = "out of memory";
+	struct op_site *site, *new;
+	LIST_HEAD(unopt);
+	unsigned long addr;
+	int ret;
+
+	lockdep_assert_held(&op_mutex);
+	if (p->site) {
+		op_warn(p, "register", "already registered", -EEXIST);
+		return -EEXIST;
+	}
+	p->nhit = alloc_percpu(unsigned long);
+	if (!p->nhit) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	if (!p->pre_handler && !p->post_handler) {
+		why = "no handler";
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (!p->symbol == !p->addr) {
+		why = "give exactly one of symbol and addr";
+		ret = -EINVAL;
+		goto fail;
+	}
+	ret = op_probe_address(p, &addr, &why);
+	if (ret)
+		goto fail;
+	site = op_site_get(addr, &new, &why);
+	if (IS_ERR(site)) {
+		ret = PTR_ERR(site);
+		goto fail;
+	}
+
+	p->nmissed = 0;
+	p->disabled = p->flags & OPTPROBE_F_DISABLED;
+	list_add_tail_rcu(&p->list, &site->probes);
+	if (!p->disabled)
+		site->nr_enabled++;
+	ret = op_site_change(site, &unopt);
+	op_sites_settle(&unopt);
+	if (ret) {
+		why = ret == -EBUSY ? "another text user took the address" : "cannot arm it";
+		op_register_undo(p, site, new);
+		if (!new) {
+			op_site_change(site, &unopt);
+			op_sites_settle(&unopt);
+		}
+		goto fail;
+	}
+	p->addr = (void *)addr;
+	WRITE_ONCE(p->site, (struct optprobe_site *)site);
+	return 0;
+
+fail:
+	/* no hit counts on it: it is on no site, or was taken off after a grace period */
+	free_percpu(p->nhit);
+	p->nhit = NULL;
+	/* sites that made room for this one may be optimized again */
+	op_opt_retry();
+	op_warn(p, "register", why, ret);
+	return ret;
+}
+
+/*
+ * Take @p off its site; an optimized site to be disarmed goes onto @unopt
+ * (op_site_change()), a site left without probes onto @release.
+ */
+static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,
+				 struct list_head *release)
+{
+	struct op_site *site = op_site_of(p);
+
+	lockdep_assert_held(&op_mutex);
+	if (!site) {
+		op_warn(p, "unregister", "not registered", -EINVAL);
+		return;
+	}
+	list_del_rcu(&p->list);
+	if (!p->disabled)
+		site->nr_enabled--;
+	op_site_change(site, unopt);
+	WRITE_ONCE(p->site, NULL);
+	if (list_empty(&site->probes))
+		list_add(&site->release, release);
+}
+
+/*
+ * Once no handler of theirs can be running, free the hit counters of
+ * unregistered probes and give them back the addr their caller gave, so
+ * that they can be registered again as they were.  list_del_rcu() left
+ * LIST_POISON2 in ->list.prev of exactly the probes just taken off a
+ * site; clearing it marks them done.
+ */
+static void op_unregistered(struct optprobe **ps, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct optprobe *p = ps[i];
+
+		if (p->site || p->list.prev != LIST_POISON2)
+			continue;
+		free_percpu(p->nhit);
+		p->nhit = NULL;
+		p->addr = p->symbol ? NULL : p->addr - p->offset;
+		p->list.next = NULL;
+		p->list.prev = NULL;
+	}
+}
+
+/* Unregister @ps[0..@n) in one batch: one text change and one grace period for all. */
+static void op_unregister_batch(struct optprobe **ps, unsigned int n)
+{
+	LIST_HEAD(release);
+	LIST_HEAD(unopt);
+	unsigned int i;
+
+	mutex_lock(&op_mutex);
+	for (i = 0; i < n; i++)
+		op_unregister_locked(ps[i], &unopt, &release);
+	op_sites_settle(&unopt);
+	op_sites_unlist(&release);
+	op_unlock();
+	op_release(&release);
+	op_unregistered(ps, n);
+}
+
+/**
+ * op_probe_hits() - how many hits of a registered probe ran its handlers
+ * @p:	the probe
+ *
+ * Return: the sum over the CPUs; 0 if @p is not registered.
+ */
+unsigned long op_probe_hits(const struct optprobe *p)
+{
+	unsigned long hits = 0;
+	int cpu;
+
+	if (!p->nhit)
+		return 0;
+	for_each_possible_cpu(cpu)
+		hits += READ_ONCE(*per_cpu_ptr(p->nhit, cpu));
+	return hits;
+}
+EXPORT_SYMBOL_NS_GPL(op_probe_hits, OPTPROBE_INTERNAL);
+
+int optprobe_register(struct optprobe *p)
+{
+	int ret;
+
+	mutex_lock(&op_mutex);
+	ret = op_register_locked(p);
+	op_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(optprobe_register);
+
+int optprobe_register_many(struct optprobe **ps, unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&op_mutex);
+	for (i = 0; i < n && !ret; i++)
+		ret = op_register_locked(ps[i]);
+	op_unlock();
+	/* all or nothing: the ones before the failed one go again */
+	if (ret)
+		op_unregister_batch(ps, i - 1);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(optprobe_register_many);
+
+void optprobe_unregister_many(struct optprobe **ps, unsigned int n)
+{
+	op_unregister_batch(ps, n);
+}
+EXPORT_SYMBOL_GPL(optprobe_unregister_many);
+
+void optprobe_unregister(struct optprobe *p)
+{
+	op_unregister_batch(&p, 1);
+}
+EXPORT_SYMBOL_GPL(optprobe_unregister);
+
+/*
+ * Enabling and disabling change the site's handler set like a register or
+ * an unregister: through op_site_change(), flags and state together.
+ */
+static int op_set_disabled(struct optprobe *p, bool disabled)
+{
+	struct op_site *site;
+	LIST_HEAD(unopt);
+	int ret = 0;
+
+	mutex_lock(&op_mutex);
+	site = op_site_of(p);
+	if (!site) {
+		ret = -EINVAL;
+	} else if (site->state == OP_ST_GONE) {
+		ret = -ENOENT;
+	} else if (p->disabled != disabled) {
+		WRITE_ONCE(p->disabled, disabled);
+		site->nr_enabled += disabled ? -1 : 1;
+		ret = op_site_change(site, &unopt);
+		if (ret) {
+			WRITE_ONCE(p->disabled, true);
+			site->nr_enabled--;
+			op_site_change(site, &unopt);
+		}
+		op_sites_settle(&unopt);
+	}
+	op_unlock();
+	/* A handler that started before the probe was disabled has finished. */
+	if (!ret && disabled)
+		synchronize_rcu();
+	return ret;
+}
+
+int optprobe_enable(struct optprobe *p)
+{
+	return op_set_disabled(p, false);
+}
+EXPORT_SYMBOL_GPL(optprobe_enable);
+
+int optprobe_disable(struct optprobe *p)
+{
+	return op_set_disabled(p, true);
+}
+EXPORT_SYMBOL_GPL(optprobe_disable);
+
+enum optprobe_mode optprobe_mode(const struct optprobe *p)
+{
+	struct op_site *site = op_site_of(p);
+
+	if (!site)
+		return OPTPROBE_MODE_DISABLED;
+	if (READ_ONCE(site->state) == OP_ST_GONE)
+		return OPTPROBE_MODE_GONE;
+	if (READ_ONCE(p->disabled) || !op_site_armed(site))
+		return OPTPROBE_MODE_DISABLED;
+	return op_site_mode(site);
+}
+EXPORT_SYMBOL_GPL(optprobe_mode);
+
+const char *optprobe_reason(const struct optprobe *p)
+{
+	struct op_site *site = op_site_of(p);
+
+	if (!site)
+		return "not registered";
+	return op_site_reason(site);
+}
+EXPORT_SYMBOL_GPL(optprobe_reason);

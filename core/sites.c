@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sites: one per probed address, shared by every probe there
+ * (aggregation), and their lifetime.
+ *
+ * A site is armed exactly when all of these hold: it is not gone, at least
+ * one of its probes is enabled, and probing is enabled globally (debugfs
+ * "enabled").  op_site_change() is the one path that brings a site to
+ * what its probes ask, handler flags and state together; the moves
+ * themselves are the optimizer's (optimizer.c).
+ *
+ * Lifetime: a site is hashed (found by the hit path) from before its
+ * breakpoint is written until after it is removed.  When its last probe is
+ * unregistered it is unhashed, then freed after op_quiesce(): no CPU is
+ * still in a handler or a hash walk, and no task is inside its slot.  A
+ * site whose jump a kernel kprobe holds waits, hashed and without probes,
+ * until the kprobe has gone (op_sites_release_waiting()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hashtable.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+
+#include "arch.h"
+#include "internal.h"
+#include "ksyms.h"
+
+/* Serializes every change to sites, probes and slots. */
+DEFINE_MUTEX(op_mutex);
+static DEFINE_HASHTABLE(op_sites, 10);	/* live sites, by address */
+LIST_HEAD(op_all_sites);		/* every site, gone ones too */
+static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
+static bool op_all_enabled = true;
+
+struct op_site *op_site_lookup(unsigned long addr)
+{
+	struct op_site *site;
+
+	hash_for_each_possible_rcu(op_sites, site, hash, addr, lockdep_is_held(&op_mutex))
+		if (site->addr == addr)
+			return site;
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(op_site_lookup);
+
+/*
+ * Wait until nothing can still use what was just unhashed or disarmed:
+ * handlers and hash walks run with preemption disabled (an RCU grace
+ * period), and on a preemptible kernel a task may be preempted inside a
+ * slot (a tasks-RCU grace period, needed only when slots are involved;
+ * optprobe does not load on a preemptible kernel without tasks-RCU).
+ */
+void op_quiesce(bool slots)
+{
+	synchronize_rcu();
+	if (slots && IS_ENABLED(CONFIG_TASKS_RCU))
+		synchronize_rcu_tasks();
+}
+
+static bool op_site_wanted(const struct op_site *site)
+{
+	return op_all_enabled && site->state != OP_ST_GONE && site->nr_enabled;
+}
+
+/*
+ * What @site's probes ask of it: a post handler among the enabled ones, a
+ * probe that must not be optimized (OPTPROBE_F_NOOPT).  The backend hears
+ * of every change.
+ */
+static void op_site_flags(struct op_site *site)
+{
+	bool post = false, noopt = false;
+	struct optprobe *p;
+
+	if (site->ftrace)
+		return;
+	list_for_each_entry(p, &site->probes, list) {
+		post |= p->post_handler && !p->disabled;
+		noopt |= p->flags & OPTPROBE_F_NOOPT;
+	}
+	if (post == site->post && noopt == site->noopt)
+		return;
+	site->post = post;
+	site->noopt = noopt;
+	op_arch_site_flags(site);
+}
+
+/*
+ * Arm or disarm @site, which has no jump, as wanted, and have an armed
+ * one optimized if it may be.
+ */
+static int op_site_update(struct op_site *site)
+{
+	int ret;
+
+	if (!op_site_wanted(site)) {
+		op_opt_cancel(site);
+		if (op_site_armed(site))
+			op_site_disarm(site);
+		return 0;
+	}
+	if (site->state == OP_ST_DISARMED) {
+		ret = op_site_arm(site);
+		if (ret)
+			return ret;
+	}
+	if (op_opt_wanted(site))
+		op_opt_queue(site);
+	else
+		op_opt_cancel(site);
+	return 0;
+}
+
+/**
+ * op_site_change() - bring @site to what its probes now ask
+ * @site:	the site, after a probe joined, left, or was enabled or disabled
+ * @unopt:	where a site whose jump must go is put
+ *
+ * Handler flags first, then the state: a site with a jump that must go
+ * back to its breakpoint (disarmed, a NOOPT probe, a post handler its
+ * detour cannot run) goes onto @unopt for op_sites_settle(), which does
+ * all of them in one batch and then finishes.
+ *
+ * Context: op_mutex held.
+ * Return: 0, or the error of arming it.
+ */
+int op_site_change(struct op_site *site, struct list_head *unopt)
+{
+	lockdep_assert_held(&op_mutex);
+	if (site->state == OP_ST_GONE)
+		return 0;
+	op_site_flags(site);
+	if (!op_site_jumps(site))
+		return op_site_update(site);
+	if (op_site_wanted(site) && op_opt_wanted(site))
+		op_opt_reoptimize(site);
+	else
+		list_move_tail(&site->opt_list, unopt);
+	return 0;
+}
+
+/**
+ * op_sites_settle() - finish what op_site_change() left on @unopt
+ * @unopt:	sites whose jump must go
+ *
+ * Context: op_mutex held.
+ */
+void op_sites_settle(struct list_head *unopt)
+{
+	struct op_site *site, *tmp;
+
+	op_opt_unoptimize(unopt);
+	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
+		list_del_init(&site->opt_list);
+		op_site_update(site);
+	}
+}
+
+/**
+ * op_sites_settle_all() - a global switch turned: bring every site along
+ *
+ * Context: op_mutex held.
+ */
+void op_sites_settle_all(void)
+{
+	struct op_site *site;
+	LIST_HEAD(unopt);
+	unsigned int bkt;
+
+	lockdep_assert_held(&op_mutex);
+	hash_for_each(op_sites, bkt, site, hash)
+		if (op_site_change(site, &unopt))
+			pr_warn("cannot re-arm the probe at %pS\n", (void *)site->addr);
+	op_sites_settle(&unopt);
+}
+
+/**
+ * op_sites_recheck() - look again at sites whose jump a kernel kprobe held
+ * @held:	the optimizer's list of UNOPTIMIZING sites
+ *
+ * Context: op_mutex held.
+ */
+void op_sites_recheck(struct list_head *held)
+{
+	struct op_site *site, *tmp;
+	LIST_HEAD(unopt);
+
+	lockdep_assert_held(&op_mutex);
+	list_for_each_entry_safe(site, tmp, held, opt_list)
+		op_site_change(site, &unopt);
+	op_sites_settle(&unopt);
+}
+
+/**
+ * op_site_reason() - why @site is not optimized, read from its state
+ * @site:	the site
+ *
+ * Return: "" when it is optimized.
+ */
+const char *op_site_reason(const struct op_site *site)
+{
+	if (site->ftrace)
+		return "function entry: runs through ftrace";
+	switch (READ_ONCE(site->state)) {
+	case OP_ST_OPTIMIZED:
+	case OP_ST_UNOPTIMIZING:
+		return "";
+	case OP_ST_DISARMED:
+		return "not optimized while disarmed";
+	case OP_ST_QUEUED:
+	case OP_ST_PREPARED:
+		return "waiting for the optimizer";
+	case OP_ST_GONE:
+		return "its module was unloaded";
+	default:
+		return READ_ONCE(site->reason) ?: "not tried yet";
+	}
+}
+
+/* Take @site out of every index: nothing finds it from now on but CPUs on their way. */
+static void op_site_unlist(struct op_site *site)
+{
+	if (site->state != OP_ST_GONE)
+		hash_del_rcu(&site->hash);
+	list_del(&site->all);
+}
+
+/**
+ * op_sites_unlist() - sites left without probes, after op_sites_settle()
+ * @release:	the sites, linked by ->release; those still armed (a kernel
+ *		kprobe holds their jump) leave it to wait
+ *
+ * Context: op_mutex held.
+ */
+void op_sites_unlist(struct list_head *release)
+{
+	struct op_site *site, *tmp;
+
+	lockdep_assert_held(&op_mutex);
+	list_for_each_entry_safe(site, tmp, release, release) {
+		if (op_site_armed(site)) {
+			list_move_tail(&site->release, &op_sites_waiting);
+			continue;
+		}
+		op_site_unlist(site);
+	}
+}
+
+/**
+ * op_site_rejoin() - a probe joins @site: it stops waiting to be freed
+ * @site:	a site found by its address
+ */
+void op_site_rejoin(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	list_del_init(&site->release);
+}
+
+/**
+ * op_release() - free sites and their slots once nothing uses them
+ * @release:	sites taken out of every index (op_sites_unlist())
+ *
+ * Context: process context, op_mutex not held; sleeps.
+ */
+void op_release(struct list_head *release)
+{
+	struct op_site *site, *tmp;
+	bool slots = false;
+
+	list_for_each_entry(site, release, release)
+		slots |= site->slot || site->detour;
+	op_quiesce(slots);
+	if (list_empty(release))
+		return;
+	mutex_lock(&op_mutex);
+	op_slots_release(release);
+	op_opt_retry();
+	mutex_unlock(&op_mutex);
+	list_for_each_entry_safe(site, tmp, release, release)
+		kfree(site);
+}
+
+/**
+ * op_sites_release_waiting() - free waiting sites whose hold has ended
+ *
+ * Context: process context, op_mutex not held; sleeps.
+ */
+void op_sites_release_waiting(void)
+{
+	struct op_site *site, *tmp;
+	LIST_HEAD(release);
+
+	mutex_lock(&op_mutex);
+	list_for_each_entry_safe(site, tmp, &op_sites_waiting, release) {
+		if (op_site_armed(site))
+			continue;
+		list_move_tail(&site->release, &release);
+		op_site_unlist(site);
+	}
+	mutex_unlock(&op_mutex);
+	op_release(&release);
+}
+
+/* Free a site that was never armed nor hashed. */
+void op_site_free_unused(struct op_site *site)
+{
+	LIST_HEAD(one);
+
+	list_add(&site->release, &one);
+	op_slots_release(&one);
+	kfree(site);
+}
+
+/**
+ * op_site_create() - a new, disarmed site at @addr, not hashed yet
+ * @addr:	a checked address (op_check_address())
+ * @mod:	the module holding it, NULL for kernel core text
+ * @why:	the reason, on failure
+ *
+ * Context: op_mutex held.
+ * Return: the site or an ERR_PTR().
+ */
+struct op_site *op_site_create(unsigned long addr, struct module *mod, const char **why)
+{
+	struct op_site *site = kzalloc(sizeof(*site), GFP_KERNEL);
+	int ret;
+
+	if (!site)
+		return ERR_PTR(-ENOMEM);
+	site->addr = addr;
+	site->mod = mod;
+	site->state = OP_ST_DISARMED;
+	INIT_LIST_HEAD(&site->probes);
+	INIT_LIST_HEAD(&site->opt_list);
+	INIT_LIST_HEAD(&site->release);
+	if (op_ksyms.ftrace_location(addr) == addr) {
+		site->ftrace = true;
+		return site;
+	}
+	ret = op_arch_prepare(site);
+	if (ret) {
+		*why = site->reason;
+		op_site_free_unused(site);
+		return ERR_PTR(ret);
+	}
+	return site;
+}
+
+/**
+ * op_site_add() - hash a new site: a hit finds it from now on
+ * @site:	from op_site_create(), before its breakpoint is written
+ */
+void op_site_add(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	hash_add_rcu(op_sites, &site->hash, site->addr);
+	list_add_tail(&site->all, &op_all_sites);
+}
+
+/**
+ * op_site_remove_new() - undo op_site_add() of a site never armed
+ * @site:	the site; the caller frees it after a grace period
+ */
+void op_site_remove_new(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	hash_del_rcu(&site->hash);
+	list_del(&site->all);
+}
+
+/**
+ * op_set_all_enabled() - arm or disarm every site (debugfs "enabled")
+ * @enabled:	the new state; probes keep their own enable state
+ */
+void op_set_all_enabled(bool enabled)
+{
+	mutex_lock(&op_mutex);
+	op_all_enabled = enabled;
+	op_sites_settle_all();
+	op_unlock();
+	if (!enabled)
+		synchronize_rcu();
+}
+
+bool op_get_all_enabled(void)
+{
+	return READ_ONCE(op_all_enabled);
+}
+
+/**
+ * op_sites_gone() - the module holding some sites is being unloaded
+ * @mod:	the module
+ *
+ * Its sites go without a write to its text, are unhashed, and their slots
+ * released after the grace period.  Sites with probes live on until their
+ * probes are unregistered; sites that only waited for a kernel kprobe to
+ * leave their jump are freed.
+ *
+ * Context: process context; sleeps.
+ */
+void op_sites_gone(struct module *mod)
+{
+	struct op_site *site, *tmp;
+	struct hlist_node *next;
+	LIST_HEAD(gone);
+	unsigned int bkt;
+	bool slots = false;
+
+	mutex_lock(&op_mutex);
+	hash_for_each_safe(op_sites, bkt, next, site, hash) {
+		if (site->mod != mod)
+			continue;
+		op_site_gone(site);
+		hash_del_rcu(&site->hash);
+		list_del_init(&site->release);
+		list_add(&site->release, &gone);
+		slots |= site->slot || site->detour;
+	}
+	/*
+	 * Quiesce with op_mutex held: an unregister must not free one of
+	 * these sites while it is on the gone list.
+	 */
+	if (!list_empty(&gone)) {
+		op_quiesce(slots);
+		op_slots_release(&gone);
+		op_opt_retry();
+	}
+	list_for_each_entry_safe(site, tmp, &gone, release) {
+		list_del_init(&site->release);
+		if (list_empty(&site->probes)) {
+			list_del(&site->all);
+			kfree(site);
+		}
+	}
+	op_unlock();
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Address validation: where a probe asks to be, and whether that address
+ * may be probed at all.  Nothing here changes any state.
+ */
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+
+#include "arch.h"
+#include "internal.h"
+#include "ksyms.h"
+
+/**
+ * op_probe_address() - the address @p asks for
+ * @p:		the probe
+ * @addr:	the address, on success
+ * @why:	the reason, on failure
+ *
+ * symbol + 0 is the function's entry: its ftrace site if it has one.
+ *
+ * Return: 0; -ENOENT for an unknown symbol, -EINVAL past its end.
+ */
+int op_probe_address(const struct optprobe *p, unsigned long *addr, const char **why)
+{
+	unsigned long func, entry, size, offset;
+
+	if (!p->symbol) {
+		*addr = (unsigned long)p->addr + p->offset;
+		return 0;
+	}
+	func = op_ksyms.kallsyms_lookup_name(p->symbol);
+	if (!func) {
+		*why = "unknown symbol";
+		return -ENOENT;
+	}
+	if (p->offset) {
+		if (!op_ksyms.kallsyms_lookup_size_offset(func, &size, &offset) ||
+		    p->offset >= size - offset) {
+			*why = "offset beyond the end of the symbol";
+			return -EINVAL;
+		}
+		*addr = func + p->offset;
+		return 0;
+	}
+	entry = op_ksyms.ftrace_location(func);
+	*addr = entry ?: op_arch_local_entry(func);
+	return 0;
+}
+
+/* Text of the kernel or of a live module, and not optprobe's own. */
+static int op_check_text(unsigned long addr, struct module **mod, const char **why)
+{
+	int ret = 0;
+
+	preempt_disable();
+	*mod = op_ksyms.__module_text_address(addr);
+	if (!*mod && !op_ksyms.core_kernel_text(addr)) {
+		*why = "not kernel or module text";
+		ret = -EINVAL;
+	} else if (*mod == THIS_MODULE) {
+		*why = "optprobe's own text";
+		ret = -EINVAL;
+	} else if (*mod && within_module_init(addr, *mod)) {
+		*why = "module init text";
+		ret = -EINVAL;
+	} else if (*mod && (*mod)->state != MODULE_STATE_LIVE) {
+		*why = "module not live";
+		ret = -EINVAL;
+	}
+	preempt_enable();
+	return ret;
+}
+
+/**
+ * op_check_address() - may @addr be probed, by a new site?
+ * @addr:	the address
+ * @mod:	set to the module holding it, NULL for kernel core text
+ * @why:	the reason, on failure
+ *
+ * Return: 0, -EINVAL (never probed there), -EBUSY (another text user
+ * owns it) or -EILSEQ (not an instruction boundary).
+ */
+int op_check_address(unsigned long addr, struct module **mod, const char **why)
+{
+	unsigned long size, offset;
+	struct kprobe *kp;
+	int ret;
+
+	ret = op_check_text(addr, mod, why);
+	if (ret)
+		return ret;
+	if (op_ksyms.within_kprobe_blacklist(addr)) {
+		*why = "blacklisted (the kernel's kprobe blacklist, entry or noinstr text)";
+		return -EINVAL;
+	}
+	if (op_blacklisted(addr)) {
+		*why = "blacklisted (optprobe's hit path, or text others rewrite)";
+		return -EINVAL;
+	}
+	if (op_ksyms.search_exception_tables(addr)) {
+		*why = "exception-fixup site";
+		return -EINVAL;
+	}
+	rcu_read_lock();
+	kp = op_ksyms.get_kprobe((void *)addr);
+	rcu_read_unlock();
+	if (kp) {
+		*why = "a kprobe of the kernel's is there";
+		return -EBUSY;
+	}
+	if (op_ksyms.jump_label_text_reserved((void *)addr, (void *)addr)) {
+		*why = "a jump label is there";
+		return -EBUSY;
+	}
+	if (!op_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset)) {
+		*why = "no symbol covers it";
+		return -EINVAL;
+	}
+	return op_arch_check_insn(addr - offset, size, addr, why);
+}
