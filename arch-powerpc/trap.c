@@ -147,19 +147,20 @@ int notrace op_ppc_detour_pre(struct pt_regs *regs, unsigned long from)
 
 NOKPROBE_SYMBOL(op_ppc_detour_pre);
 
-/* After the instruction: the post handlers, which may move nip too. */
+/*
+ * After the instruction: the post handlers.  Never a redirect: execution
+ * goes on after the instruction in every mode (op_dispatch_post()).
+ */
 int notrace op_ppc_detour_post(struct pt_regs *regs, unsigned long from)
 {
-	unsigned long next;
 	struct op_site *site;
 
 	preempt_disable_notrace();
 	site = op_slot_owner(from);
-	next = site->addr + ppc_inst_len(site->arch.insn);
-	regs->nip = next;
+	regs->nip = site->addr + ppc_inst_len(site->arch.insn);
 	op_dispatch_post(site, regs);
 	preempt_enable_notrace();
-	return regs->nip != next;
+	return 0;
 }
 
 NOKPROBE_SYMBOL(op_ppc_detour_post);

@@ -4,6 +4,7 @@
 #define OPTPROBE_KSYMS_ARCH_H
 
 #include <linux/memory.h>
+#include <linux/perf_event.h>
 #include <linux/static_call.h>
 #include <linux/vmalloc.h>
 #include <asm/alternative.h>
@@ -18,6 +19,8 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(text_poke_queue)) text_poke_queue;
 	typeof(op_ptr_to(text_poke_finish)) text_poke_finish;
 	typeof(op_ptr_to(text_mutex)) text_mutex;
+	/* tell perf of text that changed, as the kernel's kprobes do */
+	typeof(op_ptr_to(perf_event_text_poke)) perf_event_text_poke;
 	/* addresses that alternatives and static calls own */
 	typeof(op_ptr_to(alternatives_text_reserved)) alternatives_text_reserved;
 	typeof(op_ptr_to(static_call_text_reserved)) static_call_text_reserved;

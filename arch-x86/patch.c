@@ -4,7 +4,10 @@
  * kernel's text_mutex, followed by text_poke_sync() so that every CPU
  * serializes before it could execute the new bytes: at once for slots,
  * once per operation (op_arch_commit()) for the one-byte int3s of arming
- * and disarming, however many sites it changed.  Slot pages are
+ * and disarming, however many sites it changed.  Every change is told to
+ * perf (PERF_RECORD_TEXT_POKE), as the kernel's kprobes tell theirs, so
+ * that a trace decoder following the text sees what runs; the batched
+ * text_poke_queue() writes are told by the kernel itself.  Slot pages are
  * module_alloc() memory (within rel32 reach of all kernel and module
  * text), read-only and executable once allocated.
  */
@@ -20,11 +23,15 @@
 #include "arch.h"
 #include "ksyms.h"
 
-/* With text_mutex held. */
+/*
+ * Slot text, with text_mutex held.  Told to perf as new code, as the
+ * kernel tells of the detours of its own optimized kprobes.
+ */
 void op_x86_poke(void *addr, const void *bytes, size_t len)
 {
 	op_ksyms.arch.text_poke(addr, bytes, len);
 	op_ksyms.arch.text_poke_sync();
+	op_ksyms.arch.perf_event_text_poke(addr, NULL, 0, bytes, len);
 }
 
 /* An int3 was written or removed since the last op_arch_commit(). */
@@ -38,6 +45,8 @@ int op_arch_arm(struct op_site *site)
 	mutex_lock(op_ksyms.arch.text_mutex);
 	if (op_x86_may_arm(site)) {
 		op_ksyms.arch.text_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
+		op_ksyms.arch.perf_event_text_poke((void *)site->addr, site->arch.insn,
+						   INT3_INSN_SIZE, &int3, INT3_INSN_SIZE);
 		op_x86_unsynced = true;
 		ret = 0;
 	}
@@ -57,6 +66,8 @@ void op_arch_disarm(struct op_site *site)
 	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE &&
 	    !op_x86_kprobe_in(site->addr, site->addr + 1)) {
 		op_ksyms.arch.text_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
+		op_ksyms.arch.perf_event_text_poke((void *)site->addr, &now, INT3_INSN_SIZE,
+						   site->arch.insn, INT3_INSN_SIZE);
 		op_x86_unsynced = true;
 	}
 	mutex_unlock(op_ksyms.arch.text_mutex);

@@ -89,10 +89,16 @@ static __always_inline int op_dispatch_pre(struct op_site *site, struct pt_regs 
  * @regs:	registers after the probed instruction; the instruction
  *		pointer is the next instruction's address
  *
+ * Execution goes on at that address whatever the handlers do to the
+ * instruction pointer: a detour could not honour a change there (its
+ * copied instructions come next), so no mode does.  The other registers
+ * the handlers change are honoured in every mode.
+ *
  * Context: preemption disabled, possibly NMI.
  */
 static __always_inline void op_dispatch_post(struct op_site *site, struct pt_regs *regs)
 {
+	unsigned long next = instruction_pointer(regs);
 	struct optprobe *p;
 
 	if (__this_cpu_read(op_in_handler))
@@ -103,6 +109,7 @@ static __always_inline void op_dispatch_post(struct op_site *site, struct pt_reg
 		if (p->post_handler && !READ_ONCE(p->disabled))
 			p->post_handler(p, regs);
 	__this_cpu_write(op_in_handler, false);
+	instruction_pointer_set(regs, next);
 }
 
 #endif /* OPTPROBE_DISPATCH_H */

@@ -44,7 +44,6 @@ static void op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		if (!op_dispatch_pre(site, regs)) {
 			instruction_pointer_set(regs, next);
 			op_dispatch_post(site, regs);
-			instruction_pointer_set(regs, next);
 		}
 	}
 	ftrace_test_recursion_unlock(bit);

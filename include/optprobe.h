@@ -63,6 +63,12 @@ typedef int (*optprobe_pre_handler_t)(struct optprobe *p, struct pt_regs *regs);
  * typedef optprobe_post_handler_t - runs after the probed instruction
  * @p:		the probe that was hit
  * @regs:	the registers after the probed instruction ran
+ *
+ * Changes the handler makes to @regs are kept, in every mode, but for the
+ * instruction pointer: execution always goes on at the instruction that
+ * was to run next (a jump-optimized probe's detour could not go
+ * elsewhere, so no mode does).  To change where execution goes, use a
+ * pre_handler.
  */
 typedef void (*optprobe_post_handler_t)(struct optprobe *p, struct pt_regs *regs);
 

@@ -86,6 +86,12 @@ noinline __noipa int optprobe_target_busy(int x)
 }
 EXPORT_SYMBOL_GPL(optprobe_target_busy);
 
+noinline __noipa int optprobe_target_textpoke(int x)
+{
+	return x * 31 + 4;
+}
+EXPORT_SYMBOL_GPL(optprobe_target_textpoke);
+
 noinline __noipa unsigned long optprobe_target_stress_a(unsigned long seq)
 {
 	return seq * 29 + 9;

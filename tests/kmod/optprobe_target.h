@@ -25,6 +25,7 @@ int optprobe_target_self(int x);
 int optprobe_target_redirect(int a, int b);
 int optprobe_target_errno(int x);
 int optprobe_target_busy(int x);
+int optprobe_target_textpoke(int x);
 unsigned long optprobe_target_stress_a(unsigned long seq);
 unsigned long optprobe_target_stress_b(unsigned long seq);
 

@@ -435,7 +435,7 @@ static const struct change_case changes[] = {
 	{ "pre_redirect", redirect_pre, NULL, 40 - 2 },
 	{ "pre_sets_register", set_r4_pre, NULL, 40 + 100 },
 	{ "post_sets_register", NULL, add_r3_post, 40 + 2 + 1000 },
-	{ "post_moves_nip", NULL, to_diff_post, 40 + 2 - 2 },
+	{ "post_ip_change_ignored", NULL, to_diff_post, 40 + 2 },
 };
 
 static void check_change(struct ktap *t, const struct change_case *c)

@@ -6,7 +6,8 @@
  * call's), pointing it at a function with the same prototype overrides
  * the function (error injection).  The probed instruction, the post
  * handlers and the later probes on the address are skipped for that hit;
- * earlier probes ran.
+ * earlier probes ran.  A post handler cannot redirect: what it does to the
+ * instruction pointer is ignored, in every mode.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,7 +43,43 @@ static void redirect_post(struct optprobe *p, struct pt_regs *regs)
 	redirect_posts++;
 }
 
-#define CASE_CHECKS	7
+static unsigned int post_ip_posts;
+
+static void post_sets_ip(struct optprobe *p, struct pt_regs *regs)
+{
+	post_ip_posts++;
+	instruction_pointer_set(regs, (unsigned long)redirect_replacement);
+}
+
+/* A post handler's new instruction pointer is ignored: the function runs on. */
+static void check_post_ip(struct ktap *t, const struct test_where *c, unsigned long addr)
+{
+	unsigned int i, wrong = 0, runs;
+	char name[TEST_NAME_LEN];
+	struct optprobe post;
+	enum optprobe_mode mode;
+	int ret;
+
+	memset(&replacement, 0, sizeof(replacement));
+	post_ip_posts = 0;
+	test_probe_init(&post, NULL, addr, NULL, post_sets_ip, c->flags);
+	ret = optprobe_register(&post);
+	optprobe_sync();
+	mode = optprobe_mode(&post);
+	runs = READ_ONCE(optprobe_target_redirect_runs);
+	for (i = 0; i < NR_CALLS && !ret; i++)
+		wrong += optprobe_target_redirect(ARG_A, ARG_B) != ARG_A + ARG_B;
+	runs = READ_ONCE(optprobe_target_redirect_runs) - runs;
+	if (!ret)
+		optprobe_unregister(&post);
+	ktap_check(t, !ret && !wrong && runs == NR_CALLS && post_ip_posts == NR_CALLS &&
+		   !replacement.runs, test_name(name, c->name, "post_handler_ip_change_ignored"),
+		   "register %d, mode %s: %u wrong results, body ran %u, post %u, replacement %u, for %u calls",
+		   ret, test_mode_name(mode), wrong, runs, post_ip_posts, replacement.runs,
+		   NR_CALLS);
+}
+
+#define CASE_CHECKS	8
 
 static void check_case(struct ktap *t, const struct test_where *c, unsigned long addr)
 {
@@ -111,10 +148,10 @@ static int __init test_redirect_init(void)
 	ktap_start(&t, ARRAY_SIZE(test_wheres) * CASE_CHECKS);
 	first = test_next_boundary(entry, &err);
 	for (i = 0; i < ARRAY_SIZE(test_wheres); i++) {
-		if (test_wheres[i].inside)
-			check_case(&t, &test_wheres[i], first);
-		else
-			check_case(&t, &test_wheres[i], entry);
+		unsigned long addr = test_wheres[i].inside ? first : entry;
+
+		check_case(&t, &test_wheres[i], addr);
+		check_post_ip(&t, &test_wheres[i], addr);
 	}
 	return 0;
 }
