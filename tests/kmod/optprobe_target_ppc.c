@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * powerpc64le functions for optprobe_test_ppc_opt to probe (see
- * optprobe_target_ppc.h): one instruction class each, in assembly, so that
- * the probed instruction is known exactly.  "probe +N" marks it.  None
- * uses the TOC or has an ftrace site: a probe on the symbol + 0 is on its
- * first instruction.
+ * powerpc64le functions for optprobe_test_ppc_opt (and, at the end,
+ * optprobe_test_coexist) to probe (see optprobe_target_ppc.h): one
+ * instruction class each, in assembly, so that the probed instruction is
+ * known exactly.  "probe +N" marks it.  None uses the TOC or has an ftrace
+ * site: a probe on the symbol + 0 is on its first instruction.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -247,6 +247,17 @@ asm(".pushsection .text\n"
 	"	subf	%r3,%r4,%r3\n"
 	"	blr\n"
 	"	END	diff\n"
+	/* optprobe_test_coexist's, one per case: a + b + 7, probe +0 */
+	"	TARGET	coexist0\n"
+	"	add	%r3,%r3,%r4\n"
+	"	addi	%r3,%r3,7\n"
+	"	blr\n"
+	"	END	coexist0\n"
+	"	TARGET	coexist1\n"
+	"	add	%r3,%r3,%r4\n"
+	"	addi	%r3,%r3,7\n"
+	"	blr\n"
+	"	END	coexist1\n"
 	".popsection\n");
 
 static int __init optprobe_target_ppc_init(void)

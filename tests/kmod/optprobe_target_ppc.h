@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * powerpc64le targets for optprobe_test_ppc_opt and optprobe_test_ppc_gone.
+ * powerpc64le targets for optprobe_test_ppc_opt, optprobe_test_ppc_gone and
+ * optprobe_test_coexist.
  *
  * optprobe_target_ppc.ko (and optprobe_target_p10.ko, for POWER10's
  * prefixed instructions) hold small functions in assembly, each built

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The targets in x86_opt_targets.S, for optprobe_test_x86_opt. */
+/* The targets in x86_opt_targets.S, for optprobe_test_x86_opt and optprobe_test_coexist. */
 #include <linux/export.h>
 #include <linux/module.h>
 
@@ -21,6 +21,8 @@ const struct op_tx86_targets op_tx86_targets = {
 	.call_in_region = op_tx86_call_in_region,
 	.jump_into = op_tx86_jump_into,
 	.jump_table = op_tx86_jump_table,
+	.coexist = { op_tx86_coexist0, op_tx86_coexist1, op_tx86_coexist2, op_tx86_coexist3,
+		     op_tx86_coexist4 },
 };
 EXPORT_SYMBOL_GPL(op_tx86_targets);
 

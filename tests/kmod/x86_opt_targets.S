@@ -5,7 +5,8 @@
  * second in op_tx86_flags, OP_TX86_FLAGS_PROBE bytes in).  Results are
  * computed from the arguments (a, b) so that a wrong copy or a wrong
  * resume shows.  A module of its own (x86_opt_exports.c exports them): a
- * module's text cannot be probed while it initializes.
+ * module's text cannot be probed while it initializes.  At the end, the
+ * targets of optprobe_test_coexist.
  */
 #include <linux/linkage.h>
 #include <asm/nospec-branch.h>
@@ -162,3 +163,27 @@ SYM_FUNC_START(op_tx86_jump_table)
 	JMP_NOSPEC rcx
 1:	RET
 SYM_FUNC_END(op_tx86_jump_table)
+
+/*
+ * Targets of optprobe_test_coexist, one per case so that a case that fails
+ * leaves nothing behind on the next one's: a + 2b, in a pushed register.
+ * The jump over push (1), mov (3), add (3) covers 7 bytes; the region's
+ * second instruction is OP_TX86_COEXIST_SECOND bytes in.
+ */
+.macro COEXIST_TARGET name
+SYM_FUNC_START(\name)
+	pushq	%rbx
+	movq	%rdi, %rbx
+	addq	%rsi, %rbx
+	addq	%rsi, %rbx
+	movq	%rbx, %rax
+	popq	%rbx
+	RET
+SYM_FUNC_END(\name)
+.endm
+
+COEXIST_TARGET op_tx86_coexist0
+COEXIST_TARGET op_tx86_coexist1
+COEXIST_TARGET op_tx86_coexist2
+COEXIST_TARGET op_tx86_coexist3
+COEXIST_TARGET op_tx86_coexist4

@@ -18,16 +18,26 @@ long op_tx86_call_in_region(long a, long b);
 long op_tx86_jump_into(long a, long b);
 long op_tx86_jump_table(long a, long b);
 
+/* optprobe_test_coexist's: a + 2b, one per case; push, mov, add, ... */
+#define OP_TX86_NR_COEXIST	5
+#define OP_TX86_COEXIST_SECOND	1
+long op_tx86_coexist0(long a, long b);
+long op_tx86_coexist1(long a, long b);
+long op_tx86_coexist2(long a, long b);
+long op_tx86_coexist3(long a, long b);
+long op_tx86_coexist4(long a, long b);
+
 /* op_tx86_call() leaves here the stack pointer it calls from. */
 extern unsigned long op_tx86_call_sp;
 
-/* What optprobe_target_x86 gives the test. */
+/* What optprobe_target_x86 gives the tests. */
 struct op_tx86_targets {
 	/* call fn(a, b) with every other register set to a known pattern */
 	long (*call)(target_fn fn, long a, long b);
 	unsigned long *call_sp;
 	target_fn riprel_load, riprel_store, pushpop, flags, shift, jcc, jmp, ret42;
 	target_fn call_in_region, jump_into, jump_table;
+	target_fn coexist[OP_TX86_NR_COEXIST];
 };
 
 extern const struct op_tx86_targets op_tx86_targets;

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * optprobe and the kernel's own kprobes on one optimized site (issue #13).
+ *
+ * API-NOTES.md promises that a kernel kprobe registered where optprobe has
+ * patched the text corrupts neither: both keep firing (or the kernel
+ * cleanly refuses), the function computes the right results, and
+ * unregistering both in either order restores the original text.
+ *
+ * Each case has a target of its own (a + 2b in x86_opt_targets.S, a + b + 7
+ * in optprobe_target_ppc.c), so that a case that fails leaves nothing
+ * behind on the next one's.  It saves the original text of the target
+ * (SITE_BYTES from its first instruction S: more than the jump's region on
+ * x86_64, the word on ppc64le) before registering anything, and removes
+ * everything it registered.  Where optprobe comes first, its probe on S
+ * must be optimized after optprobe_sync() (the case fails, with
+ * optprobe_reason(), if not).
+ *
+ *  - kprobe_at_optimized_site_optprobe_leaves_first: a kernel kprobe on S,
+ *    which must register.  NR_CALLS calls: both see every one.
+ *    optprobe_unregister(): NR_CALLS more, the kprobe sees them all.
+ *    unregister_kprobe(), optprobe_sync(): the original text is back
+ *    (polled up to 2 s, the kernel's kprobes may unoptimize late), and the
+ *    function's results are right.
+ *  - kprobe_at_optimized_site_kprobe_leaves_first: the same, the kprobe
+ *    leaving first; optprobe then keeps firing exactly (its jump back, or
+ *    at least exact: a "#" line tells which), and leaves the original text.
+ *  - x86_64, kprobe_inside_optimized_region_{optprobe,kprobe}_leaves_first:
+ *    the kernel's kprobe on the second instruction of the jump's region.
+ *    The kernel may refuse it (register_kprobe() fails: optprobe keeps
+ *    firing exactly and leaves the original text), or take it: then both
+ *    fire exactly and either order restores the text.  A "#" line says
+ *    which happened.
+ *  - x86_64, kprobe_inside_then_optprobe: the kernel's kprobe first, on the
+ *    second instruction, then optprobe on S: optprobe stays unoptimized
+ *    with a reason while the kprobe is there, both fire exactly; after
+ *    unregister_kprobe(), optprobe_sync() calls optimize the site within
+ *    3 s (a refusal ends when its reason does); optprobe_unregister()
+ *    restores the text.
+ *
+ * Hit counts are exact: hits == calls.  Targets are called only from this
+ * thread, on one CPU, between registrations, and never while the kernel's
+ * optimizer may still be rewriting them: after register_kprobe() the test
+ * waits until the kernel is done with its kprobe (QEMU TCG may run a stale
+ * translation of text another CPU changes, see README.md).  "#" lines show
+ * the text at S after each step.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/string.h>
+
+#include "optprobe_test.h"
+#ifdef CONFIG_X86_64
+#include "x86_opt_targets.h"
+#endif
+
+#ifdef CONFIG_X86_64
+#define SITE_BYTES	16	/* more than the jump's region */
+#define NR_TARGETS	OP_TX86_NR_COEXIST
+#define SECOND_INSN	OP_TX86_COEXIST_SECOND
+#define WANT(a, b)	((a) + 2 * (b))
+#else
+#define SITE_BYTES	4
+#define NR_TARGETS	2
+#define WANT(a, b)	((a) + (b) + 7)
+#endif
+
+#define NR_CALLS	10
+#define NAME_LEN	128
+#define POLL_MS		50
+#define SETTLE_MS	2000	/* for the kernel's optimizer, and the text to come back */
+#define REOPT_MS	3000	/* for a refusal to end */
+#define REOPT_POLL_MS	100
+
+typedef long (*coexist_fn)(long a, long b);
+
+static coexist_fn targets[NR_TARGETS];
+
+static atomic_t op_hits, kp_hits;
+
+static int op_count(struct optprobe *p, struct pt_regs *regs)
+{
+	atomic_inc(&op_hits);
+	return 0;
+}
+
+static int kp_count(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_inc(&kp_hits);
+	return 0;
+}
+
+static void reset_hits(void)
+{
+	atomic_set(&op_hits, 0);
+	atomic_set(&kp_hits, 0);
+}
+
+/* Call @fn NR_CALLS times; how many results were wrong. */
+static unsigned int calls_wrong(coexist_fn fn)
+{
+	unsigned int wrong = 0;
+	long i;
+
+	for (i = 0; i < NR_CALLS; i++)
+		wrong += fn(i, 3 * i + 1) != WANT(i, 3 * i + 1);
+	return wrong;
+}
+
+static const char *check_name(char *buf, const char *name, const char *what)
+{
+	snprintf(buf, NAME_LEN, "%s_%s", name, what);
+	return buf;
+}
+
+static void show_text(const char *name, const char *when, unsigned long addr)
+{
+	pr_info("# %s: text at S %s: %*ph\n", name, when, SITE_BYTES, (void *)addr);
+}
+
+/*
+ * Poll, with optprobe_sync() each time, until @addr holds @want, for up
+ * to @ms.  Whether it does.
+ */
+static bool wait_text(unsigned long addr, const u8 *want, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	for (;;) {
+		optprobe_sync();
+		if (!memcmp((void *)addr, want, SITE_BYTES))
+			return true;
+		if (time_after(jiffies, end))
+			return false;
+		msleep(POLL_MS);
+	}
+}
+
+/*
+ * Wait, up to SETTLE_MS, until the kernel's optimizer is done with @kp,
+ * which register_kprobe() may have queued for optimizing: then an
+ * aggregate optimized_kprobe heads @kp's list, and sits on the optimizer's
+ * list until its jump is written.  What the kernel made of @kp.
+ */
+static const char *kprobe_settle(struct kprobe *kp)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(SETTLE_MS);
+	struct optimized_kprobe *op;
+	struct kprobe *ap;
+
+	if (list_empty(&kp->list))
+		return "a breakpoint (the kernel cannot optimize it)";
+	ap = list_entry(kp->list.next, struct kprobe, list);
+	op = container_of(ap, struct optimized_kprobe, kp);
+	while (!list_empty(&op->list) && time_before(jiffies, end))
+		msleep(POLL_MS);
+	if (!list_empty(&op->list))
+		return "still queued by the kernel's optimizer";
+	msleep(POLL_MS);	/* its jump is written as it leaves the list */
+	if (ap->flags & KPROBE_FLAG_OPTIMIZED)
+		return "optimized by the kernel";
+	return "a breakpoint (the kernel did not optimize it)";
+}
+
+struct coexist_case {
+	const char *name;
+	unsigned int target;
+	unsigned int kprobe_offset;	/* from S: 0, or the region's second instruction */
+	bool optprobe_leaves_first;
+};
+
+static const struct coexist_case cases[] = {
+	{ "kprobe_at_optimized_site_optprobe_leaves_first", 0, 0, true },
+	{ "kprobe_at_optimized_site_kprobe_leaves_first", 1, 0, false },
+#ifdef CONFIG_X86_64
+	{ "kprobe_inside_optimized_region_optprobe_leaves_first", 2, SECOND_INSN, true },
+	{ "kprobe_inside_optimized_region_kprobe_leaves_first", 3, SECOND_INSN, false },
+#endif
+};
+
+#define CASE_CHECKS	5
+
+/* optprobe on S first, optimized; then the kernel's kprobe; one leaves, then the other. */
+static void check_case(struct ktap *t, const struct coexist_case *c)
+{
+	unsigned long addr = (unsigned long)targets[c->target];
+	struct kprobe kp = { .pre_handler = kp_count };
+	int ret, kret, mode, op_want, kp_want, i;
+	u8 orig[SITE_BYTES], opt[SITE_BYTES];
+	const char *kstate = "refused";
+	char name[NAME_LEN];
+	unsigned int wrong;
+	struct optprobe p;
+	bool back;
+
+	memcpy(orig, (void *)addr, SITE_BYTES);
+	reset_hits();
+	test_probe_init(&p, NULL, addr, op_count, NULL, 0);
+	ret = optprobe_register(&p);
+	optprobe_sync();
+	mode = ret ? -1 : optprobe_mode(&p);
+	if (mode != OPTPROBE_MODE_OPTIMIZED) {
+		ktap_check(t, false, check_name(name, c->name, "registered"),
+			   "optprobe_register at %pS %d, mode %s: %s", (void *)addr, ret,
+			   test_mode_name(mode), ret ? "" : optprobe_reason(&p));
+		if (!ret)
+			optprobe_unregister(&p);
+		for (i = 1; i < CASE_CHECKS; i++)
+			ktap_check(t, false, check_name(name, c->name, "not_run"),
+				   "optprobe not optimized: nothing to test");
+		return;
+	}
+	memcpy(opt, (void *)addr, SITE_BYTES);
+
+	kp.addr = (kprobe_opcode_t *)(addr + c->kprobe_offset);
+	kret = register_kprobe(&kp);
+	if (!kret)
+		kstate = kprobe_settle(&kp);
+	pr_info("# %s: register_kprobe at %pS: %d, the kernel's kprobe %s\n", c->name, kp.addr,
+		kret, kstate);
+	show_text(c->name, "with both registered", addr);
+	ktap_check(t, !kret || c->kprobe_offset, check_name(name, c->name, "registered"),
+		   "register_kprobe at %pS: %d", kp.addr, kret);
+
+	/* both there (or the kernel refused) */
+	kp_want = kret ? 0 : NR_CALLS;
+	wrong = calls_wrong(targets[c->target]);
+	ktap_check(t, !wrong && atomic_read(&op_hits) == NR_CALLS &&
+		   atomic_read(&kp_hits) == kp_want, check_name(name, c->name, "both_hit_exactly"),
+		   "%u wrong results; %d optprobe hits, %d kprobe hits, for %d calls", wrong,
+		   atomic_read(&op_hits), atomic_read(&kp_hits), NR_CALLS);
+
+	/* one leaves */
+	if (c->optprobe_leaves_first) {
+		optprobe_unregister(&p);
+		optprobe_sync();
+		op_want = NR_CALLS;
+		kp_want = kret ? 0 : 2 * NR_CALLS;
+		show_text(c->name, "after optprobe_unregister()", addr);
+	} else {
+		if (!kret)
+			unregister_kprobe(&kp);
+		/* the kernel may take its time to unoptimize its kprobe */
+		back = wait_text(addr, opt, SETTLE_MS);
+		mode = optprobe_mode(&p);
+		op_want = 2 * NR_CALLS;
+		kp_want = kret ? 0 : NR_CALLS;
+		pr_info("# %s: after unregister_kprobe(): optprobe %s%s%s, its jump %s\n",
+			c->name, test_mode_name(mode), *optprobe_reason(&p) ? ": " : "",
+			optprobe_reason(&p), back ? "back" : "not back within 2 s");
+		show_text(c->name, "after unregister_kprobe()", addr);
+	}
+	wrong = calls_wrong(targets[c->target]);
+	ktap_check(t, !wrong && atomic_read(&op_hits) == op_want &&
+		   atomic_read(&kp_hits) == kp_want,
+		   check_name(name, c->name, "other_hits_exactly"),
+		   "%u wrong results; %d optprobe hits (want %d), %d kprobe hits (want %d)", wrong,
+		   atomic_read(&op_hits), op_want, atomic_read(&kp_hits), kp_want);
+
+	/* the other leaves */
+	if (c->optprobe_leaves_first) {
+		if (!kret)
+			unregister_kprobe(&kp);
+	} else {
+		optprobe_unregister(&p);
+	}
+	back = wait_text(addr, orig, SETTLE_MS);
+	show_text(c->name, "with both gone", addr);
+	ktap_check(t, back, check_name(name, c->name, "text_restored"),
+		   "not within 2 s: %*ph, was %*ph", SITE_BYTES, (void *)addr, SITE_BYTES, orig);
+	wrong = calls_wrong(targets[c->target]);
+	ktap_check(t, !wrong && atomic_read(&op_hits) == op_want &&
+		   atomic_read(&kp_hits) == kp_want, check_name(name, c->name, "results_right"),
+		   "%u wrong results; %d optprobe hits (want %d), %d kprobe hits (want %d)", wrong,
+		   atomic_read(&op_hits), op_want, atomic_read(&kp_hits), kp_want);
+}
+
+#ifdef CONFIG_X86_64
+#define FIRST_CHECKS	6
+#define FIRST_NAME	"kprobe_inside_then_optprobe"
+
+/*
+ * The kernel's kprobe first, on the second instruction of the region a
+ * jump from S would cover; then optprobe on S.
+ */
+static void check_kprobe_first(struct ktap *t)
+{
+	unsigned long addr = (unsigned long)targets[OP_TX86_NR_COEXIST - 1];
+	struct kprobe kp = { .pre_handler = kp_count };
+	unsigned long start, waited;
+	const char *kstate = "refused";
+	int ret = -ENOENT, kret, mode;
+	u8 orig[SITE_BYTES];
+	unsigned int wrong;
+	struct optprobe p;
+	bool back;
+
+	memcpy(orig, (void *)addr, SITE_BYTES);
+	reset_hits();
+	kp.addr = (kprobe_opcode_t *)(addr + SECOND_INSN);
+	kret = register_kprobe(&kp);
+	if (!kret)
+		kstate = kprobe_settle(&kp);
+	test_probe_init(&p, NULL, addr, op_count, NULL, 0);
+	if (!kret)
+		ret = optprobe_register(&p);
+	optprobe_sync();
+	mode = ret ? -1 : optprobe_mode(&p);
+	pr_info("# %s: register_kprobe at %pS: %d, the kernel's kprobe %s\n", FIRST_NAME,
+		kp.addr, kret, kstate);
+	show_text(FIRST_NAME, "with both registered", addr);
+	ktap_check(t, !kret && !ret && mode != OPTPROBE_MODE_OPTIMIZED && *optprobe_reason(&p),
+		   FIRST_NAME "_optprobe_waits",
+		   "register_kprobe %d, optprobe_register %d, mode %s: \"%s\"", kret, ret,
+		   test_mode_name(mode), ret ? "" : optprobe_reason(&p));
+
+	wrong = calls_wrong(targets[OP_TX86_NR_COEXIST - 1]);
+	ktap_check(t, !wrong && !kret && !ret && atomic_read(&op_hits) == NR_CALLS &&
+		   atomic_read(&kp_hits) == NR_CALLS, FIRST_NAME "_both_hit_exactly",
+		   "%u wrong results; %d optprobe hits, %d kprobe hits, for %d calls", wrong,
+		   atomic_read(&op_hits), atomic_read(&kp_hits), NR_CALLS);
+
+	if (!kret)
+		unregister_kprobe(&kp);
+	start = jiffies;
+	for (;;) {
+		optprobe_sync();
+		mode = ret ? -1 : optprobe_mode(&p);
+		waited = jiffies_to_msecs(jiffies - start);
+		if (mode == OPTPROBE_MODE_OPTIMIZED || waited > REOPT_MS)
+			break;
+		msleep(REOPT_POLL_MS);
+	}
+	pr_info("# %s: after unregister_kprobe(): optprobe %s after %lu ms%s%s\n", FIRST_NAME,
+		test_mode_name(mode), waited, ret || !*optprobe_reason(&p) ? "" : ": ",
+		ret ? "" : optprobe_reason(&p));
+	show_text(FIRST_NAME, "after unregister_kprobe()", addr);
+	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED, FIRST_NAME "_optimized_once_kprobe_left",
+		   "mode %s after %lu ms: \"%s\"", test_mode_name(mode), waited,
+		   ret ? "" : optprobe_reason(&p));
+
+	wrong = calls_wrong(targets[OP_TX86_NR_COEXIST - 1]);
+	ktap_check(t, !wrong && !ret && atomic_read(&op_hits) == 2 * NR_CALLS &&
+		   atomic_read(&kp_hits) == NR_CALLS, FIRST_NAME "_optprobe_hits_exactly",
+		   "%u wrong results; %d optprobe hits (want %d), %d kprobe hits (want %d)", wrong,
+		   atomic_read(&op_hits), 2 * NR_CALLS, atomic_read(&kp_hits), NR_CALLS);
+
+	if (!ret)
+		optprobe_unregister(&p);
+	back = wait_text(addr, orig, SETTLE_MS);
+	show_text(FIRST_NAME, "with both gone", addr);
+	ktap_check(t, back, FIRST_NAME "_text_restored", "not within 2 s: %*ph, was %*ph",
+		   SITE_BYTES, (void *)addr, SITE_BYTES, orig);
+	wrong = calls_wrong(targets[OP_TX86_NR_COEXIST - 1]);
+	ktap_check(t, !wrong && atomic_read(&op_hits) == 2 * NR_CALLS &&
+		   atomic_read(&kp_hits) == NR_CALLS, FIRST_NAME "_results_right",
+		   "%u wrong results; %d optprobe hits, %d kprobe hits", wrong,
+		   atomic_read(&op_hits), atomic_read(&kp_hits));
+}
+#else
+#define FIRST_CHECKS	0
+#endif
+
+/* Each case's target; false if one is missing. */
+static bool find_targets(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_TARGETS; i++) {
+#ifdef CONFIG_X86_64
+		targets[i] = op_tx86_targets.coexist[i];
+#else
+		char symbol[64];
+
+		snprintf(symbol, sizeof(symbol), "optprobe_target_ppc_coexist%u", i);
+		targets[i] = (coexist_fn)test_entry_of(symbol);
+#endif
+		if (!targets[i])
+			return false;
+	}
+	return true;
+}
+
+#define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS)
+
+static int __init test_coexist_init(void)
+{
+	unsigned int i;
+	struct ktap t;
+
+	ktap_start(&t, PLAN);
+	if (!find_targets()) {
+		for (i = 0; i < PLAN; i++)
+			ktap_check(&t, false, "targets_found", "the target module is not loaded");
+		return 0;
+	}
+	migrate_disable();
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_case(&t, &cases[i]);
+#ifdef CONFIG_X86_64
+	check_kprobe_first(&t);
+#endif
+	migrate_enable();
+	return 0;
+}
+
+static void __exit test_coexist_exit(void)
+{
+}
+
+module_init(test_coexist_init);
+module_exit(test_coexist_exit);
+
+MODULE_DESCRIPTION("optprobe test: the kernel's kprobes on and inside optimized sites");
+MODULE_LICENSE("GPL");
