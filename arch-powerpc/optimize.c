@@ -296,6 +296,18 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 	op_ppc_patch_sites(sites, op_ppc_jump_insn, op_ppc_trap_insn);
 }
 
+bool op_arch_detour_reached(const struct op_site *site)
+{
+	struct kprobe *kp;
+	bool reached;
+
+	rcu_read_lock();
+	kp = op_ksyms.get_kprobe((void *)site->addr);
+	reached = kp && kp->opcode == ppc_inst_val(op_ppc_jump_insn(site));
+	rcu_read_unlock();
+	return reached;
+}
+
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)
 {
 	return false;

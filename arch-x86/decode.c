@@ -224,9 +224,9 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 {
 	int ret;
 
-	mutex_lock(op_ksyms.arch.text_mutex);
+	op_x86_text_lock();
 	ret = op_x86_check_insn(func, func + size, addr, reason);
-	mutex_unlock(op_ksyms.arch.text_mutex);
+	op_x86_text_unlock();
 	return ret;
 }
 

@@ -19,6 +19,8 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(text_poke_queue)) text_poke_queue;
 	typeof(op_ptr_to(text_poke_finish)) text_poke_finish;
 	typeof(op_ptr_to(text_mutex)) text_mutex;
+	/* static in kernel/kprobes.c, so declared in no header */
+	struct mutex *kprobe_mutex;
 	/* tell perf of text that changed, as the kernel's kprobes do */
 	typeof(op_ptr_to(perf_event_text_poke)) perf_event_text_poke;
 	/* addresses that alternatives and static calls own */

@@ -11,6 +11,7 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(text_poke_queue),
 	OP_ARCH_KSYM(text_poke_finish),
 	OP_ARCH_KSYM(text_mutex),
+	OP_ARCH_KSYM(kprobe_mutex),
 	OP_ARCH_KSYM(perf_event_text_poke),
 	OP_ARCH_KSYM(alternatives_text_reserved),
 	OP_ARCH_KSYM(static_call_text_reserved),

@@ -350,9 +350,9 @@ int op_arch_opt_prepare(struct op_site *site)
 		site->reason = "no symbol covers it";
 		return -EINVAL;
 	}
-	mutex_lock(op_ksyms.arch.text_mutex);
+	op_x86_text_lock();
 	ret = op_x86_opt_prepare(site, site->addr - offset, site->addr - offset + size);
-	mutex_unlock(op_ksyms.arch.text_mutex);
+	op_x86_text_unlock();
 	return ret;
 }
 
@@ -382,7 +382,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 	struct op_site *site, *tmp;
 	u8 jmp[JMP32_INSN_SIZE];
 
-	mutex_lock(op_ksyms.arch.text_mutex);
+	op_x86_text_lock();
 	list_for_each_entry_safe(site, tmp, sites, opt_list) {
 		if (!op_x86_may_optimize(site)) {
 			site->reason = "its text changed while its detour was prepared";
@@ -394,7 +394,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 		op_ksyms.arch.text_poke_queue((void *)site->addr, jmp, JMP32_INSN_SIZE, NULL);
 	}
 	op_ksyms.arch.text_poke_finish();
-	mutex_unlock(op_ksyms.arch.text_mutex);
+	op_x86_text_unlock();
 }
 
 /*
@@ -409,7 +409,7 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 	u8 jmp[JMP32_INSN_SIZE], bp[JMP32_INSN_SIZE];
 	struct op_site *site, *tmp;
 
-	mutex_lock(op_ksyms.arch.text_mutex);
+	op_x86_text_lock();
 	list_for_each_entry_safe(site, tmp, sites, opt_list) {
 		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)site->addr, site->detour,
 				JMP32_INSN_SIZE);
@@ -423,7 +423,21 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 		op_ksyms.arch.text_poke_queue((void *)site->addr, bp, JMP32_INSN_SIZE, jmp);
 	}
 	op_ksyms.arch.text_poke_finish();
-	mutex_unlock(op_ksyms.arch.text_mutex);
+	op_x86_text_unlock();
+}
+
+/* A kprobe that emulates a jmp to the detour (kprobes' prepare_emulation()). */
+bool op_arch_detour_reached(const struct op_site *site)
+{
+	struct kprobe *kp;
+	bool reached;
+
+	rcu_read_lock();
+	kp = op_ksyms.get_kprobe((void *)site->addr);
+	reached = kp && kp->opcode == JMP32_INSN_OPCODE &&
+		  site->addr + kp->ainsn.size + kp->ainsn.rel32 == (unsigned long)site->detour;
+	rcu_read_unlock();
+	return reached;
 }
 
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)

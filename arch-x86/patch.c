@@ -34,6 +34,27 @@ void op_x86_poke(void *addr, const void *bytes, size_t len)
 	op_ksyms.arch.perf_event_text_poke(addr, NULL, 0, bytes, len);
 }
 
+/*
+ * Before text changes at a probe: lock out the kernel's kprobes, then
+ * other text writers, in the kernel's own order.  The kernel copies a new
+ * kprobe's instruction under text_mutex but hashes the kprobe (where
+ * get_kprobe() finds it) only after dropping it, under kprobe_mutex alone:
+ * under text_mutex alone, a look for kernel kprobes could miss one that
+ * has already saved the bytes about to change, and would later write them
+ * back.
+ */
+void op_x86_text_lock(void)
+{
+	mutex_lock(op_ksyms.arch.kprobe_mutex);
+	mutex_lock(op_ksyms.arch.text_mutex);
+}
+
+void op_x86_text_unlock(void)
+{
+	mutex_unlock(op_ksyms.arch.text_mutex);
+	mutex_unlock(op_ksyms.arch.kprobe_mutex);
+}
+
 /* An int3 was written or removed since the last op_arch_commit(). */
 static bool op_x86_unsynced;
 
@@ -42,7 +63,7 @@ int op_arch_arm(struct op_site *site)
 	static const u8 int3 = INT3_INSN_OPCODE;
 	int ret = -EBUSY;
 
-	mutex_lock(op_ksyms.arch.text_mutex);
+	op_x86_text_lock();
 	if (op_x86_may_arm(site)) {
 		op_ksyms.arch.text_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
 		op_ksyms.arch.perf_event_text_poke((void *)site->addr, site->arch.insn,
@@ -50,7 +71,7 @@ int op_arch_arm(struct op_site *site)
 		op_x86_unsynced = true;
 		ret = 0;
 	}
-	mutex_unlock(op_ksyms.arch.text_mutex);
+	op_x86_text_unlock();
 	return ret;
 }
 
@@ -58,7 +79,7 @@ void op_arch_disarm(struct op_site *site)
 {
 	u8 now;
 
-	mutex_lock(op_ksyms.arch.text_mutex);
+	op_x86_text_lock();
 	/*
 	 * Only our own int3 goes: not a kernel kprobe's, which holds the
 	 * original as its own and puts it back itself.
@@ -70,7 +91,7 @@ void op_arch_disarm(struct op_site *site)
 						   site->arch.insn, INT3_INSN_SIZE);
 		op_x86_unsynced = true;
 	}
-	mutex_unlock(op_ksyms.arch.text_mutex);
+	op_x86_text_unlock();
 }
 
 void op_arch_commit(void)

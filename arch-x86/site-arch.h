@@ -76,6 +76,8 @@ bool op_x86_kprobe_in(unsigned long start, unsigned long end);
 
 /* patch.c */
 void op_x86_poke(void *addr, const void *bytes, size_t len);
+void op_x86_text_lock(void);
+void op_x86_text_unlock(void);
 
 /* optimize.c */
 void op_x86_detour_set_post(struct op_site *site);

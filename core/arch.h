@@ -121,6 +121,14 @@ void op_arch_commit(void);
  * kprobe saved it as the instruction it displaced, and writes it back
  * when it goes) and is moved to @held.
  *
+ * op_arch_detour_reached() - does a kernel kprobe at site->addr hold a
+ * copy of the site's jump, taken out meanwhile, as the instruction it
+ * displaced?  It would write it back when it goes: the detour must stay.
+ * Asked before a site's detour is freed; the kernel reads a new kprobe's
+ * instruction before it can be found, so a look before the jump was taken
+ * out cannot rule this out where the kernel's kprobe lock is not
+ * reachable.
+ *
  * op_arch_opt_covers() - is @addr inside the bytes that @site's jump
  * replaces (other than site->addr)?  The core looks for such sites at most
  * OP_OPT_SPAN - 1 bytes before @addr.
@@ -133,6 +141,7 @@ int op_arch_opt_prepare(struct op_site *site);
 void op_arch_opt_unprepare(struct op_site *site);
 void op_arch_optimize(struct list_head *sites, struct list_head *failed);
 void op_arch_unoptimize(struct list_head *sites, struct list_head *held);
+bool op_arch_detour_reached(const struct op_site *site);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
 const char *op_arch_opt_blocked(const struct op_site *site);
 

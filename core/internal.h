@@ -75,6 +75,7 @@ bool op_opt_wanted(struct op_site *site);
 void op_opt_queue(struct op_site *site);
 void op_opt_cancel(struct op_site *site);
 void op_opt_reoptimize(struct op_site *site);
+void op_opt_rehold(struct op_site *site);
 void op_opt_unoptimize(struct list_head *sites);
 int op_opt_make_room(unsigned long addr);
 void op_opt_retry(void);

@@ -19,7 +19,7 @@
  * The moves, from a row to a column ("x": legal; anything else is a bug):
  *
  *                 DISARMED ARMED QUEUED PREPARED OPTIMIZED UNOPTIMIZING PARKED REFUSED GONE
- *   DISARMED                 x                                                         x
+ *   DISARMED                 x                               x                         x
  *   ARMED            x              x                                     x            x
  *   QUEUED                   x             x                              x      x     x
  *   PREPARED                 x                     x                      x            x
@@ -34,7 +34,10 @@
  * that should have its breakpoint back but whose jump a kernel kprobe
  * holds (the kprobe saved the jump as "the original instruction"): the
  * jump and its detour stay until the kprobe leaves, or until the site is
- * wanted optimized again.  GONE: the module holding it was unloaded.
+ * wanted optimized again.  A disarmed site goes UNOPTIMIZING too when a
+ * kernel kprobe turns out to have copied its jump just before it was
+ * taken out (op_arch_detour_reached()).  GONE: the module holding it was
+ * unloaded.
  */
 #ifndef OPTPROBE_OPT_STATE_H
 #define OPTPROBE_OPT_STATE_H
@@ -56,7 +59,7 @@ enum op_opt_state {
 
 /* The table above, one bit per state a row may move to. */
 static const unsigned int op_opt_moves[OP_ST_NR] = {
-	[OP_ST_DISARMED]	= OP_ST_BIT(ARMED) | OP_ST_BIT(GONE),
+	[OP_ST_DISARMED]	= OP_ST_BIT(ARMED) | OP_ST_BIT(UNOPTIMIZING) | OP_ST_BIT(GONE),
 	[OP_ST_ARMED]		= OP_ST_BIT(DISARMED) | OP_ST_BIT(QUEUED) | OP_ST_BIT(PARKED) |
 				  OP_ST_BIT(GONE),
 	[OP_ST_QUEUED]		= OP_ST_BIT(ARMED) | OP_ST_BIT(PREPARED) | OP_ST_BIT(PARKED) |

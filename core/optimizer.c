@@ -223,6 +223,22 @@ void op_opt_reoptimize(struct op_site *site)
 }
 
 /**
+ * op_opt_rehold() - DISARMED -> UNOPTIMIZING
+ * @site:	a site about to be freed whose jump a kernel kprobe copied
+ *		(op_arch_detour_reached()); it keeps its detour, and waits
+ */
+void op_opt_rehold(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	if (!op_site_move(site, OP_ST_UNOPTIMIZING))
+		return;
+	__module_get(THIS_MODULE);
+	site->reason = "a kernel kprobe holds its jump";
+	op_site_list(site, &op_opt_held);
+	op_opt_recheck_later();
+}
+
+/**
  * op_opt_unoptimize() - OPTIMIZED or UNOPTIMIZING -> ARMED, in one batch
  * @sites:	sites with a jump, linked by ->opt_list; they stay on it but
  *		for those a kernel kprobe holds

@@ -260,6 +260,25 @@ void op_site_rejoin(struct op_site *site)
 	list_del_init(&site->release);
 }
 
+/*
+ * Sites on @release whose jump a kernel kprobe copied before it was taken
+ * out go back to waiting, hashed again (no new site can have come to the
+ * address: the kprobe is there), instead of being freed.
+ */
+static void op_sites_keep_reached(struct list_head *release)
+{
+	struct op_site *site, *tmp;
+
+	list_for_each_entry_safe(site, tmp, release, release) {
+		if (!site->detour || site->state != OP_ST_DISARMED ||
+		    !op_arch_detour_reached(site))
+			continue;
+		op_site_add(site);
+		op_opt_rehold(site);
+		list_move_tail(&site->release, &op_sites_waiting);
+	}
+}
+
 /**
  * op_release() - free sites and their slots once nothing uses them
  * @release:	sites taken out of every index (op_sites_unlist())
@@ -277,6 +296,7 @@ void op_release(struct list_head *release)
 	if (list_empty(release))
 		return;
 	mutex_lock(&op_mutex);
+	op_sites_keep_reached(release);
 	op_slots_release(release);
 	op_opt_retry();
 	mutex_unlock(&op_mutex);

@@ -16,6 +16,7 @@
 /* The legal moves, one pair per line, as the design lists them. */
 static const struct { enum op_opt_state from, to; } legal[] = {
 	{ S(DISARMED), S(ARMED) },	{ S(DISARMED), S(GONE) },
+	{ S(DISARMED), S(UNOPTIMIZING) },
 	{ S(ARMED), S(DISARMED) },	{ S(ARMED), S(QUEUED) },
 	{ S(ARMED), S(PARKED) },	{ S(ARMED), S(GONE) },
 	{ S(QUEUED), S(ARMED) },	{ S(QUEUED), S(PREPARED) },
@@ -56,6 +57,8 @@ static const enum op_opt_state lives[][8] = {
 	{ S(QUEUED), S(PREPARED), S(PARKED), S(DISARMED) },
 	/* refused for good, disarmed, armed again */
 	{ S(ARMED), S(QUEUED), S(REFUSED), S(DISARMED), S(ARMED) },
+	/* a kernel kprobe copied the jump as it was taken out */
+	{ S(OPTIMIZED), S(ARMED), S(DISARMED), S(UNOPTIMIZING), S(ARMED), S(DISARMED) },
 	/* a probe inside its jump: back to the breakpoint, parked */
 	{ S(OPTIMIZED), S(ARMED), S(PARKED), S(ARMED), S(DISARMED) },
 };
@@ -122,7 +125,8 @@ static void check_properties(void)
 	unit_check(!op_opt_move_legal(S(DISARMED), S(OPTIMIZED)) &&
 		   !op_opt_move_legal(S(QUEUED), S(OPTIMIZED)) &&
 		   !op_opt_move_legal(S(OPTIMIZED), S(DISARMED)) &&
-		   !op_opt_move_legal(S(UNOPTIMIZING), S(DISARMED)),
+		   !op_opt_move_legal(S(UNOPTIMIZING), S(DISARMED)) &&
+		   !op_opt_move_legal(S(DISARMED), S(PREPARED)),
 		   "a_jump_is_only_made_from_prepared_and_undone_to_armed", "table");
 }
 
