@@ -3,6 +3,7 @@
 #ifndef OPTPROBE_KSYMS_ARCH_H
 #define OPTPROBE_KSYMS_ARCH_H
 
+#include <linux/jump_label.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
 #include <linux/static_call.h>
@@ -26,6 +27,9 @@ struct op_arch_ksyms {
 	/* addresses that alternatives and static calls own */
 	typeof(op_ptr_to(alternatives_text_reserved)) alternatives_text_reserved;
 	typeof(op_ptr_to(static_call_text_reserved)) static_call_text_reserved;
+	/* the kernel's jump labels, for where they jump (a module has its own) */
+	typeof(op_ptr_to(__start___jump_table)) __start___jump_table;
+	typeof(op_ptr_to(__stop___jump_table)) __stop___jump_table;
 	/* slot pages: RW while filled, then read-only and executable */
 	typeof(op_ptr_to(set_memory_ro)) set_memory_ro;
 	typeof(op_ptr_to(set_memory_x)) set_memory_x;

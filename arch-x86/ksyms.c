@@ -15,6 +15,8 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(perf_event_text_poke),
 	OP_ARCH_KSYM(alternatives_text_reserved),
 	OP_ARCH_KSYM(static_call_text_reserved),
+	OP_ARCH_KSYM(__start___jump_table),
+	OP_ARCH_KSYM(__stop___jump_table),
 	OP_ARCH_KSYM(set_memory_ro),
 	OP_ARCH_KSYM(set_memory_x),
 	OP_ARCH_KSYM(find_vm_area),

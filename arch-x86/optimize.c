@@ -14,11 +14,20 @@
  *    fixup may land inside it;
  *  - no relative jump of the function lands inside it, and the function
  *    has no indirect jump (a jump table could);
+ *  - it ends at the first unconditional jmp or ret (which the region may
+ *    hold only as its probed instruction): what follows one is reached, if
+ *    at all, from where the function's walk does not look (a .cold
+ *    fragment, a jump table), as mainline's walk does not either;
+ *  - no jump label of its text (kernel or module) jumps inside it: while
+ *    its key is off, its jmp is a nop that the walk cannot see.  Static
+ *    calls need no such care: whatever a site becomes, it calls or jumps
+ *    to the start of a function, never into the middle of one;
  *  - no alternative, jump label, static call, ftrace site, other probe or
  *    kprobe of the kernel's overlaps it, and no int3 padding is in it.
  *
  * Mainline does the same minus the fixups, which make it refuse every
- * function with an exception-table entry.
+ * function with an exception-table entry, and minus the jump labels'
+ * targets.
  */
 #include <linux/extable.h>
 #include <linux/kallsyms.h>
@@ -120,6 +129,11 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 			site->reason = "int3 padding where the jump would go";
 			return -EINVAL;
 		}
+		if (!op_x86_insn_falls_through(insn) && pos + insn->len - addr < JMP32_INSN_SIZE) {
+			site->reason =
+				"the jump would replace bytes after an unconditional jmp or ret";
+			return -EINVAL;
+		}
 		if (pos == addr && op_x86_branch_copied(site))
 			continue;
 		if (!op_x86_insn_can_boost(insn)) {
@@ -146,6 +160,35 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 	return pos - addr;
 }
 
+/*
+ * Does a jump label of the text holding @site jump strictly inside its
+ * region?  The kernel's labels jump within kernel text, a module's within
+ * its own; labels of init text that is gone are left out, as the kernel
+ * leaves them out.
+ */
+static bool op_x86_jump_label_into(const struct op_site *site, u8 rlen)
+{
+	const struct jump_entry *entry, *stop;
+	struct module *mod;
+	bool into = false;
+
+	/* the module stays while preemption is off (its freeing waits for RCU) */
+	preempt_disable();
+	mod = op_ksyms.__module_text_address(site->addr);
+	if (mod) {
+		entry = mod->jump_entries;
+		stop = entry + mod->num_jump_entries;
+	} else {
+		entry = *op_ksyms.arch.__start___jump_table;
+		stop = *op_ksyms.arch.__stop___jump_table;
+	}
+	for (; entry < stop && !into; entry++)
+		into = !jump_entry_is_init(entry) &&
+		       op_x86_into_region(site, jump_entry_target(entry), rlen);
+	preempt_enable();
+	return into;
+}
+
 /* Text that others rewrite, or a kernel kprobe, over the region. */
 static int op_x86_region_owned(struct op_site *site, u8 rlen)
 {
@@ -157,6 +200,11 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 	}
 	if (op_ksyms.jump_label_text_reserved(first, last)) {
 		site->reason = "a jump label overlaps the bytes the jump would replace";
+		return -EINVAL;
+	}
+	if (op_x86_jump_label_into(site, rlen)) {
+		site->reason =
+			"a jump label (static key) jumps inside the bytes the jump would replace";
 		return -EINVAL;
 	}
 	if (op_ksyms.arch.static_call_text_reserved(first, last)) {

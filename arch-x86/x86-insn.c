@@ -1367,3 +1367,30 @@ bool op_x86_insn_can_boost(const struct op_x86_insn *insn)
 	}
 	return true;
 }
+
+/**
+ * op_x86_insn_falls_through() - may the next instruction run after this one?
+ * @insn:	a decoded instruction
+ *
+ * No after a jmp, a ret or an iret of any form (far ones included, not a
+ * far call): the bytes after them run, if ever, only when something jumps
+ * there.  Everything else, conditional branches and calls included, may
+ * go on to the next instruction.
+ *
+ * Return: false after an unconditional transfer of control, else true.
+ */
+bool op_x86_insn_falls_through(const struct op_x86_insn *insn)
+{
+	switch (insn->cls) {
+	case OP_X86_JMP:
+	case OP_X86_RET:
+	case OP_X86_RET_IMM:
+	case OP_X86_JMP_INDIRECT:
+	case OP_X86_IRET:
+		return false;
+	case OP_X86_FAR:	/* ff /3 far call, ff /5 far jmp, ca/cb far ret */
+		return insn->opcode == 0xff && (insn->modrm & 0x38) == 0x18;
+	default:
+		return true;
+	}
+}

@@ -117,5 +117,6 @@ struct op_x86_insn {
 
 int op_x86_insn_decode(const u8 *buf, size_t avail, struct op_x86_insn *insn);
 bool op_x86_insn_can_boost(const struct op_x86_insn *insn);
+bool op_x86_insn_falls_through(const struct op_x86_insn *insn);
 
 #endif /* OPTPROBE_X86_INSN_H */

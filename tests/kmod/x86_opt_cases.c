@@ -14,7 +14,8 @@
  *
  * with hit counts equal to call counts throughout.  Functions where a jump
  * would be wrong (a call in the bytes it replaces, a jump into them, an
- * indirect jump) stay unoptimized with the reason why.  A pre handler
+ * indirect jump, bytes after an unconditional jmp that a .cold fragment
+ * jumps to, a jump label's target) stay unoptimized with the reason why.  A pre handler
  * redirects from the detour; a probe registered inside an optimized
  * region sends its site back to the breakpoint until it leaves.  Probes on
  * a jcc (both ways) and a jmp are optimized too, the branch run from the
@@ -42,6 +43,8 @@ MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 /* and on the branch of op_tx86_jcc and op_tx86_jmp */
 #define OP_TX86_BRANCH_PROBE	3
 #define OP_TX86_PUSHPOP_SECOND	1
+/* and on the add of op_tx86_static_key right before its jump label's target */
+#define OP_TX86_KEY_PROBE	8
 
 #define CALLS	3
 #define ARG_A	3
@@ -63,13 +66,16 @@ static struct opt_case cases[] = {
 	{ "call_in_region", NULL, 0, "cannot run from a detour" },
 	{ "jump_into", NULL, 0, "lands inside" },
 	{ "jump_table", NULL, 0, "indirect jump" },
+	{ "jmp8_cold", NULL, OP_TX86_BRANCH_PROBE, "after an unconditional jmp" },
+	{ "jmp_next", NULL, 0, "after an unconditional jmp" },
 };
 
 static void cases_init(void)
 {
 	const struct op_tx86_targets *x = &op_tx86_targets;
 	const target_fn fns[] = { x->riprel_load, x->riprel_store, x->pushpop, x->flags,
-				  x->shift, x->call_in_region, x->jump_into, x->jump_table };
+				  x->shift, x->call_in_region, x->jump_into, x->jump_table,
+				  x->jmp8, x->jmp_next };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
@@ -264,27 +270,81 @@ static void check_optimizable(struct ktap *t, const struct opt_case *c)
 		   "%ld, not %ld", got, want);
 }
 
-/* Refused with the reason, still hit exactly, results unchanged. */
+/*
+ * Refused with the reason, still hit exactly, results unchanged.  Not
+ * called if optimized after all: its jump may have replaced bytes that
+ * the function jumps into.
+ */
 static void check_refused(struct ktap *t, const struct opt_case *c)
 {
 	char name[TEST_NAME_LEN];
 	struct optprobe p;
 	long want, got;
+	bool optimized;
 	int ret;
 
 	want = call_target(c);
 	reset_seen();
 	ret = probe_at(&p, probe_addr(c), false, 0);
 	optprobe_sync();
-	ktap_check(t, !ret && optprobe_mode(&p) != OPTPROBE_MODE_OPTIMIZED &&
-		   strstr(optprobe_reason(&p), c->refusal),
+	optimized = !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED;
+	ktap_check(t, !ret && !optimized && strstr(optprobe_reason(&p), c->refusal),
 		   test_name(name, c->name, "refused"), "register %d, mode %s, reason \"%s\"", ret,
 		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
-	got = call_target(c);
+	got = optimized ? LONG_MIN : call_target(c);
 	ktap_check(t, got == want, test_name(name, c->name, "result"), "%ld, not %ld", got, want);
 	ktap_check(t, pre_hits == CALLS && op_probe_hits(&p) == CALLS,
 		   test_name(name, c->name, "hits"),
 		   "%u/%lu hits", pre_hits, op_probe_hits(&p));
+	if (!ret)
+		optprobe_unregister(&p);
+}
+
+#define STATIC_KEY_CHECKS	4
+
+/*
+ * A probe right before the target of a jump label whose key is off: a
+ * jump there would replace the bytes the label jumps to once the key is
+ * on, so it stays a breakpoint, hit only while the key is off.  Not run
+ * with the key on if optimized after all (it would jump into the jmp).
+ */
+static void check_static_key(struct ktap *t)
+{
+	const struct op_tx86_targets *x = &op_tx86_targets;
+	unsigned long addr = (unsigned long)x->static_key + OP_TX86_KEY_PROBE;
+	long off = ARG_A + 2 * ARG_B, on = ARG_A + ARG_B, got;
+	bool optimized;
+	struct optprobe p;
+	int ret;
+
+	reset_seen();
+	ret = probe_at(&p, addr, false, 0);
+	optprobe_sync();
+	optimized = !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED;
+	ktap_check(t, !ret && !optimized && strstr(optprobe_reason(&p), "jump label"),
+		   "static_key_target_refused", "register %d, mode %s, reason \"%s\"", ret,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+	got = call_args(x->static_key, ARG_A, ARG_B);
+	ktap_check(t, !ret && got == off && pre_hits == CALLS && op_probe_hits(&p) == CALLS,
+		   "static_key_off_result_hits", "register %d, result %ld not %ld, %u/%lu hits",
+		   ret, got, off, pre_hits, op_probe_hits(&p));
+	if (optimized) {
+		ktap_check(t, false, "static_key_on_result_hits",
+			   "not run: optimized over the jump label's target");
+	} else {
+		x->static_key_set(true);
+		got = call_args(x->static_key, ARG_A, ARG_B);
+		x->static_key_set(false);
+		ktap_check(t, !ret && got == on && pre_hits == CALLS &&
+			   op_probe_hits(&p) == CALLS, "static_key_on_result_hits",
+			   "register %d, result %ld not %ld, %u/%lu hits", ret, got, on, pre_hits,
+			   op_probe_hits(&p));
+	}
+	got = call_args(x->static_key, ARG_A, ARG_B);
+	ktap_check(t, !ret && got == off && pre_hits == 2 * CALLS &&
+		   op_probe_hits(&p) == 2 * CALLS, "static_key_off_again_result_hits",
+		   "register %d, result %ld not %ld, %u/%lu hits", ret, got, off, pre_hits,
+		   op_probe_hits(&p));
 	if (!ret)
 		optprobe_unregister(&p);
 }
@@ -510,7 +570,8 @@ static void check_stack_traces(struct ktap *t)
 
 static int __init test_x86_opt_init(void)
 {
-	unsigned int i, plan = REDIRECT_CHECKS + INSIDE_CHECKS + TRACE_CHECKS + 3 * BRANCH_CHECKS;
+	unsigned int i, plan = STATIC_KEY_CHECKS + REDIRECT_CHECKS + INSIDE_CHECKS + TRACE_CHECKS +
+			       3 * BRANCH_CHECKS;
 	struct ktap t;
 
 	cases_init();
@@ -527,6 +588,7 @@ static int __init test_x86_opt_init(void)
 		else
 			check_optimizable(&t, &cases[i]);
 	}
+	check_static_key(&t);
 	check_redirect(&t);
 	check_probe_inside(&t);
 	check_stack_traces(&t);

@@ -7,6 +7,17 @@
 
 unsigned long op_tx86_call_sp;
 
+/* The key of op_tx86_static_key's jump label, whose entry the assembly writes. */
+DEFINE_STATIC_KEY_FALSE(op_tx86_key);
+
+static void op_tx86_static_key_set(bool on)
+{
+	if (on)
+		static_branch_enable(&op_tx86_key);
+	else
+		static_branch_disable(&op_tx86_key);
+}
+
 const struct op_tx86_targets op_tx86_targets = {
 	.call = op_tx86_call,
 	.call_sp = &op_tx86_call_sp,
@@ -23,6 +34,10 @@ const struct op_tx86_targets op_tx86_targets = {
 	.jump_table = op_tx86_jump_table,
 	.coexist = { op_tx86_coexist0, op_tx86_coexist1, op_tx86_coexist2, op_tx86_coexist3,
 		     op_tx86_coexist4 },
+	.jmp8 = op_tx86_jmp8,
+	.jmp_next = op_tx86_jmp_next,
+	.static_key = op_tx86_static_key,
+	.static_key_set = op_tx86_static_key_set,
 };
 EXPORT_SYMBOL_GPL(op_tx86_targets);
 

@@ -9,6 +9,7 @@
  * targets of optprobe_test_coexist.
  */
 #include <linux/linkage.h>
+#include <asm/nops.h>
 #include <asm/nospec-branch.h>
 
 	.data
@@ -187,3 +188,58 @@ COEXIST_TARGET op_tx86_coexist1
 COEXIST_TARGET op_tx86_coexist2
 COEXIST_TARGET op_tx86_coexist3
 COEXIST_TARGET op_tx86_coexist4
+
+/*
+ * 2a + b: probed on a jmp rel8 (OP_TX86_BRANCH_PROBE bytes in), whose next
+ * bytes are reached only from its .cold fragment, as gcc lays such out
+ */
+SYM_FUNC_START(op_tx86_jmp8)
+	movq	%rdi, %rax
+	jmp	1f
+2:	addq	%rsi, %rax
+	RET
+1:	jmp	op_tx86_jmp8.cold
+SYM_FUNC_END(op_tx86_jmp8)
+
+SYM_FUNC_START_LOCAL(op_tx86_jmp8.cold)
+	shlq	$1, %rax
+	jmp	2b
+SYM_FUNC_END(op_tx86_jmp8.cold)
+
+/*
+ * a + 2b: probed on a 2-byte mov followed by a jmp rel8, whose next bytes
+ * are reached only from its .cold fragment
+ */
+SYM_FUNC_START(op_tx86_jmp_next)
+	movl	%edi, %eax
+	jmp	1f
+2:	addl	%esi, %eax
+	RET
+1:	jmp	op_tx86_jmp_next.cold
+SYM_FUNC_END(op_tx86_jmp_next)
+
+SYM_FUNC_START_LOCAL(op_tx86_jmp_next.cold)
+	addl	%esi, %eax
+	jmp	2b
+SYM_FUNC_END(op_tx86_jmp_next.cold)
+
+/*
+ * a + 2b with op_tx86_key off, a + b with it on: a jump label, a nop until
+ * the key turns it into a jmp over the probed add (OP_TX86_KEY_PROBE bytes
+ * in) to the add right after it, inside the bytes a jump there replaces
+ */
+SYM_FUNC_START(op_tx86_static_key)
+	movq	%rdi, %rax
+1:	.byte	BYTES_NOP5
+	addq	%rsi, %rax
+2:	addq	%rsi, %rax
+	RET
+SYM_FUNC_END(op_tx86_static_key)
+
+	/* the entry static_branch_unlikely() makes: code, target, key (jump if on) */
+	.pushsection __jump_table, "aw"
+	.balign	8
+	.long	1b - .
+	.long	2b - .
+	.quad	op_tx86_key - .
+	.popsection

@@ -3,6 +3,8 @@
 #ifndef X86_OPT_TARGETS_H
 #define X86_OPT_TARGETS_H
 
+#include <linux/jump_label.h>
+
 typedef long (*target_fn)(long a, long b);
 
 long op_tx86_call(target_fn fn, long a, long b);
@@ -17,6 +19,12 @@ long op_tx86_ret42(long a, long b);
 long op_tx86_call_in_region(long a, long b);
 long op_tx86_jump_into(long a, long b);
 long op_tx86_jump_table(long a, long b);
+long op_tx86_jmp8(long a, long b);
+long op_tx86_jmp_next(long a, long b);
+long op_tx86_static_key(long a, long b);
+
+/* The key of op_tx86_static_key's jump label. */
+DECLARE_STATIC_KEY_FALSE(op_tx86_key);
 
 /* optprobe_test_coexist's: a + 2b, one per case; push, mov, add, ... */
 #define OP_TX86_NR_COEXIST	5
@@ -36,7 +44,9 @@ struct op_tx86_targets {
 	long (*call)(target_fn fn, long a, long b);
 	unsigned long *call_sp;
 	target_fn riprel_load, riprel_store, pushpop, flags, shift, jcc, jmp, ret42;
-	target_fn call_in_region, jump_into, jump_table;
+	target_fn call_in_region, jump_into, jump_table, jmp8, jmp_next, static_key;
+	/* turn op_tx86_static_key's key on or off */
+	void (*static_key_set)(bool on);
 	target_fn coexist[OP_TX86_NR_COEXIST];
 };
 

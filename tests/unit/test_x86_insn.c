@@ -181,6 +181,44 @@ static void check_case(const struct insn_case *c)
 		   in.disp_off, in.imm_size, in.imm_off, in.has_rel, in.rel);
 }
 
+/* Where control may go on to the next instruction, and where it never does. */
+static const struct {
+	u8 bytes[8];
+	unsigned int n;
+	bool falls_through;
+} flow_cases[] = {
+	{ B(0xeb, 0x10), false },			/* jmp rel8 */
+	{ B(0xe9, 0x10, 0x00, 0x00, 0x00), false },	/* jmp rel32 */
+	{ B(0xc3), false },				/* ret */
+	{ B(0xc2, 0x08, 0x00), false },			/* ret imm16 */
+	{ B(0xff, 0xe0), false },			/* jmp *%rax */
+	{ B(0x48, 0xcf), false },			/* iretq */
+	{ B(0xff, 0x28), false },			/* far jmp */
+	{ B(0x48, 0xcb), false },			/* far ret */
+	{ B(0xff, 0x18), true },			/* far call */
+	{ B(0x75, 0x10), true },			/* jne rel8 */
+	{ B(0xe8, 0x00, 0x00, 0x00, 0x00), true },	/* call rel32 */
+	{ B(0xff, 0xd0), true },			/* call *%rax */
+	{ B(0x0f, 0x1f, 0x44, 0x00, 0x00), true },	/* nop5, a jump label */
+	{ B(0x48, 0x89, 0xf8), true },			/* mov %rdi,%rax */
+};
+
+/* op_x86_insn_falls_through() on each of flow_cases. */
+static void test_falls_through(void)
+{
+	struct op_x86_insn in;
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(flow_cases); i++)
+		if (op_x86_insn_decode(flow_cases[i].bytes, flow_cases[i].n, &in) ||
+		    op_x86_insn_falls_through(&in) != flow_cases[i].falls_through) {
+			if (!bad++)
+				fprintf(stderr, "# flow case %u: falls through %d\n", i,
+					op_x86_insn_falls_through(&in));
+		}
+	unit_check(!bad, "falls_through", "%u of %zu cases wrong", bad, ARRAY_SIZE(flow_cases));
+}
+
 /*
  * Why the decoders may differ on an instruction.  Mismatches are
  * capstone 4 defects (or, for the emulate prefix, a choice of ours);
@@ -741,9 +779,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot open capstone\n", argv[0]);
 		return 2;
 	}
-	unit_plan(ARRAY_SIZE(cases) + 7);
+	unit_plan(ARRAY_SIZE(cases) + 8);
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		check_case(&cases[i]);
+	test_falls_through();
 	test_vmlinux(argv[1]);
 	test_random();
 	test_sweep();
