@@ -35,8 +35,9 @@
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
 #include <asm/alternative.h>
-#include <asm/unaligned.h>
+#include <asm/cpufeature.h>
 #include <asm/nops.h>
+#include <asm/unaligned.h>
 #include <asm/text-patching.h>
 
 #include "arch.h"
@@ -299,6 +300,7 @@ static void op_x86_post_call(const struct op_site *site, u8 *buf)
 static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 			       unsigned int n)
 {
+	static const u8 nop3[] = { BYTES_NOP3 };
 	unsigned int head = op_x86_detour_head_end - op_x86_detour_head;
 	unsigned int tail = op_x86_detour_tail_end - op_x86_detour_tail;
 	unsigned long detour = (unsigned long)site->detour, at;
@@ -310,6 +312,9 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 	if (WARN_ON_ONCE(op_x86_detour_size(site->arch.rlen) > sizeof(buf)))
 		return -E2BIG;
 	memcpy(buf, op_x86_detour_head, head);
+	/* clac raises #UD without SMAP: alternatives never patch a copy */
+	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
+		memcpy(buf + (op_x86_detour_head_clac - op_x86_detour_head), nop3, sizeof(nop3));
 	/* the imm64 that the head's last instruction loads into %rdi */
 	put_unaligned((unsigned long)site, (unsigned long *)(buf + head) - 1);
 	off += head;

@@ -12,6 +12,7 @@
  * instructions (the region) with a jmp to its detour:
  *
  *	detour:	push a struct pt_regs		op_x86_detour_head
+ *		cld; clac (or a nop3)
  *		movabs $site, %rdi
  *		call op_x86_detour_pre		the pre handlers
  *		jnz op_x86_detour_redirect	op_x86_detour_tail
@@ -83,7 +84,7 @@ void op_x86_text_unlock(void);
 void op_x86_detour_set_post(struct op_site *site);
 
 /* tramp.S and its C halves in trap.c */
-extern const u8 op_x86_detour_head[], op_x86_detour_head_end[];
+extern const u8 op_x86_detour_head[], op_x86_detour_head_clac[], op_x86_detour_head_end[];
 extern const u8 op_x86_detour_tail[], op_x86_detour_tail_redirect[], op_x86_detour_tail_end[];
 void op_x86_detour_redirect(void);
 void op_x86_detour_post_entry(void);

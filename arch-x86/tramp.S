@@ -25,6 +25,14 @@
  * itself (a detour has room for one call there) and finds its site from
  * its return address.
  *
+ * Handlers run with the direction flag and (with SMAP) the access flag
+ * clear, as the int3 entry code runs them: the probed code may be
+ * copying backwards or inside a user-access window (stac ... clac), and a
+ * handler must neither copy backwards nor touch user memory unchecked.
+ * Both flags come back with the saved flags (popfq) before the copy runs.
+ * The head is copied, not run where alternatives apply, so it carries a
+ * plain clac that optimize.c turns into a nop on a CPU without SMAP.
+ *
  * Resuming elsewhere: the C half leaves in regs->sp the address of a word
  * holding where to resume.  Restoring ends by loading that sp and
  * returning, so flags are restored before and sp in a single move, and
@@ -34,6 +42,7 @@
 #include <linux/linkage.h>
 #include <asm/asm.h>
 #include <asm/segment.h>
+#include <asm/smap.h>
 #include <asm/unwind_hints.h>
 
 /* Push a struct pt_regs whose sp is @skip bytes above the current one. */
@@ -98,6 +107,9 @@
 	.pushsection .rodata, "a"
 SYM_DATA_START(op_x86_detour_head)
 	OP_X86_SAVE_REGS 0
+	cld
+SYM_INNER_LABEL(op_x86_detour_head_clac, SYM_L_GLOBAL)
+	.byte	0x0f, 0x01, 0xca	/* clac */
 	movq	%rsp, %rsi
 	movabsq	$0, %rdi
 SYM_DATA_END_LABEL(op_x86_detour_head, SYM_L_GLOBAL, op_x86_detour_head_end)
@@ -131,6 +143,8 @@ SYM_CODE_START(op_x86_detour_post_entry)
 	UNWIND_HINT_FUNC
 	OP_X86_SAVE_REGS 8		/* above the return address */
 	UNWIND_HINT_REGS
+	cld
+	ASM_CLAC
 	movq	%rsp, %rdi
 	call	op_x86_detour_post
 	OP_X86_POP_REGS

@@ -21,6 +21,9 @@
  * a jcc (both ways) and a jmp are optimized too, the branch run from the
  * detour, until a post handler joins them.
  *
+ * Handlers run with AC and DF clear in every mode, even where the probed
+ * code runs inside stac ... clac or after std, which it finds again after.
+ *
  * Registers compared: all general-purpose ones, ip, sp, cs and the flags
  * but RF.  The trap-only fields differ by design: ss holds what the int3
  * pushed (the detour saves __KERNEL_DS), and orig_ax is -1 on both.
@@ -31,6 +34,8 @@
 #include <linux/module.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <asm/cpufeature.h>
+#include <asm/irqflags.h>
 
 #include "internal.h"
 #include "optprobe_test.h"
@@ -45,6 +50,9 @@ MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 #define OP_TX86_PUSHPOP_SECOND	1
 /* and on the add of op_tx86_static_key right before its jump label's target */
 #define OP_TX86_KEY_PROBE	8
+/* and after the stac of op_tx86_uaccess, the std of op_tx86_df */
+#define OP_TX86_UACCESS_PROBE	3
+#define OP_TX86_DF_PROBE	1
 
 #define CALLS	3
 #define ARG_A	3
@@ -349,6 +357,93 @@ static void check_static_key(struct ktap *t)
 		optprobe_unregister(&p);
 }
 
+#define FLAGS_CHECKS	(3 * 2)
+#define FLAGS_WATCHED	(X86_EFLAGS_AC | X86_EFLAGS_DF)
+
+/* The flags handlers ran with, ORed over their hits. */
+static unsigned long pre_flags, post_flags;
+
+static int flags_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	pre_hits++;
+	pre_flags |= native_save_fl();
+	return 0;
+}
+
+static void flags_post(struct optprobe *p, struct pt_regs *regs)
+{
+	post_hits++;
+	post_flags |= native_save_fl();
+}
+
+/*
+ * A probe where the probed code runs with @set (AC inside stac ... clac,
+ * or DF after std), trapped, boosted and optimized: its handlers run with
+ * AC and DF clear, as from the int3 entry, and the function finds @set
+ * again after the probed instructions (its result: (a + b) << 32 | flags).
+ */
+static void check_flags(struct ktap *t, const char *case_name, target_fn fn,
+			unsigned int offset, unsigned long set)
+{
+	static const struct {
+		const char *name;
+		unsigned int flags;
+		bool post;
+		enum optprobe_mode mode;
+	} modes[] = {
+		{ "trap", OPTPROBE_F_NOOPT, true, OPTPROBE_MODE_TRAP },
+		{ "boosted", 0, false, OPTPROBE_MODE_BOOSTED },
+		{ "optimized", 0, true, OPTPROBE_MODE_OPTIMIZED },
+	};
+	unsigned long addr = (unsigned long)fn + offset;
+	char name[TEST_NAME_LEN], where[TEST_NAME_LEN];
+	unsigned int i, want_post;
+	struct optprobe p;
+	long got;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		reset_seen();
+		pre_flags = 0;
+		post_flags = 0;
+		want_post = modes[i].post ? CALLS : 0;
+		op_set_optimize(modes[i].mode == OPTPROBE_MODE_OPTIMIZED);
+		test_probe_init(&p, NULL, addr, flags_pre, modes[i].post ? flags_post : NULL,
+				modes[i].flags);
+		ret = optprobe_register(&p);
+		optprobe_sync();
+		got = call_args(fn, ARG_A, ARG_B);
+		test_name(where, case_name, modes[i].name);
+		ktap_check(t, !ret && optprobe_mode(&p) == modes[i].mode &&
+			   got >> 32 == ARG_A + ARG_B && (got & FLAGS_WATCHED) == set &&
+			   pre_hits == CALLS && post_hits == want_post, where,
+			   "register %d, mode %s, result %ld, flags after %#lx not %#lx, %u/%u hits",
+			   ret, test_mode_name(optprobe_mode(&p)), got >> 32,
+			   got & FLAGS_WATCHED, set, pre_hits, post_hits);
+		ktap_check(t, !((pre_flags | post_flags) & FLAGS_WATCHED),
+			   test_name(name, where, "handler_flags"),
+			   "pre handler ran with %#lx, post handler with %#lx",
+			   pre_flags & FLAGS_WATCHED, post_flags & FLAGS_WATCHED);
+		if (!ret)
+			optprobe_unregister(&p);
+	}
+	op_set_optimize(true);
+}
+
+static void check_handler_flags(struct ktap *t)
+{
+	const struct op_tx86_targets *x = &op_tx86_targets;
+	unsigned int i;
+
+	if (boot_cpu_has(X86_FEATURE_SMAP)) {
+		check_flags(t, "uaccess", x->uaccess, OP_TX86_UACCESS_PROBE, X86_EFLAGS_AC);
+	} else {
+		for (i = 0; i < FLAGS_CHECKS; i++)
+			ktap_skip(t, "uaccess", "the CPU has no SMAP");
+	}
+	check_flags(t, "direction", x->df, OP_TX86_DF_PROBE, X86_EFLAGS_DF);
+}
+
 #define REDIRECT_CHECKS	2
 
 /* A pre handler sends op_tx86_pushpop to op_tx86_ret42, in both modes. */
@@ -570,8 +665,8 @@ static void check_stack_traces(struct ktap *t)
 
 static int __init test_x86_opt_init(void)
 {
-	unsigned int i, plan = STATIC_KEY_CHECKS + REDIRECT_CHECKS + INSIDE_CHECKS + TRACE_CHECKS +
-			       3 * BRANCH_CHECKS;
+	unsigned int i, plan = STATIC_KEY_CHECKS + 2 * FLAGS_CHECKS + REDIRECT_CHECKS +
+			       INSIDE_CHECKS + TRACE_CHECKS + 3 * BRANCH_CHECKS;
 	struct ktap t;
 
 	cases_init();
@@ -589,6 +684,7 @@ static int __init test_x86_opt_init(void)
 			check_optimizable(&t, &cases[i]);
 	}
 	check_static_key(&t);
+	check_handler_flags(&t);
 	check_redirect(&t);
 	check_probe_inside(&t);
 	check_stack_traces(&t);

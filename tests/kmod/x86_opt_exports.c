@@ -38,6 +38,8 @@ const struct op_tx86_targets op_tx86_targets = {
 	.jmp_next = op_tx86_jmp_next,
 	.static_key = op_tx86_static_key,
 	.static_key_set = op_tx86_static_key_set,
+	.uaccess = op_tx86_uaccess,
+	.df = op_tx86_df,
 };
 EXPORT_SYMBOL_GPL(op_tx86_targets);
 

@@ -11,6 +11,7 @@
 #include <linux/linkage.h>
 #include <asm/nops.h>
 #include <asm/nospec-branch.h>
+#include <asm/smap.h>
 
 	.data
 SYM_DATA(op_tx86_var, .quad 1000)
@@ -243,3 +244,36 @@ SYM_FUNC_END(op_tx86_static_key)
 	.long	2b - .
 	.quad	op_tx86_key - .
 	.popsection
+
+/*
+ * (a + b) << 32 | the flags after the probed mov (OP_TX86_UACCESS_PROBE
+ * bytes in) and the add after it, inside a user-access window: AC is set
+ * there if the CPU has SMAP
+ */
+SYM_FUNC_START(op_tx86_uaccess)
+	ASM_STAC
+	movq	%rdi, %rax
+	addq	%rsi, %rax
+	shlq	$32, %rax
+	pushfq
+	orq	(%rsp), %rax
+	popq	%rcx
+	ASM_CLAC
+	RET
+SYM_FUNC_END(op_tx86_uaccess)
+
+/*
+ * (a + b) << 32 | the flags after the probed mov (OP_TX86_DF_PROBE bytes
+ * in) and the add after it, with the direction flag set
+ */
+SYM_FUNC_START(op_tx86_df)
+	std
+	movq	%rdi, %rax
+	addq	%rsi, %rax
+	shlq	$32, %rax
+	pushfq
+	orq	(%rsp), %rax
+	popq	%rcx
+	cld
+	RET
+SYM_FUNC_END(op_tx86_df)

@@ -22,6 +22,8 @@ long op_tx86_jump_table(long a, long b);
 long op_tx86_jmp8(long a, long b);
 long op_tx86_jmp_next(long a, long b);
 long op_tx86_static_key(long a, long b);
+long op_tx86_uaccess(long a, long b);
+long op_tx86_df(long a, long b);
 
 /* The key of op_tx86_static_key's jump label. */
 DECLARE_STATIC_KEY_FALSE(op_tx86_key);
@@ -45,6 +47,7 @@ struct op_tx86_targets {
 	unsigned long *call_sp;
 	target_fn riprel_load, riprel_store, pushpop, flags, shift, jcc, jmp, ret42;
 	target_fn call_in_region, jump_into, jump_table, jmp8, jmp_next, static_key;
+	target_fn uaccess, df;
 	/* turn op_tx86_static_key's key on or off */
 	void (*static_key_set)(bool on);
 	target_fn coexist[OP_TX86_NR_COEXIST];
