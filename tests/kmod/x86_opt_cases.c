@@ -19,7 +19,7 @@
  * redirects from the detour; a probe registered inside an optimized
  * region sends its site back to the breakpoint until it leaves.  Probes on
  * a jcc (both ways) and a jmp are optimized too, the branch run from the
- * detour, until a post handler joins them.
+ * detour, until a post handler joins them (registered, or enabled later).
  *
  * Handlers run with AC and DF clear in every mode, even where the probed
  * code runs inside stac ... clac or after std, which it finds again after.
@@ -589,6 +589,45 @@ static void check_branches(struct ktap *t)
 	check_branch(t, "jmp", x->jmp, ARG_A, ARG_B, 2 * ARG_A + ARG_B);
 }
 
+#define ENABLE_POST_CHECKS	3
+
+/*
+ * A disabled probe with a post handler on an optimized jcc site (kept
+ * optimized by an enabled probe without one), then enabled: its post
+ * handler must run on every hit from then on, which takes the site back
+ * to its breakpoint (a jcc's detour has no place for post handlers).
+ */
+static void check_enable_post(struct ktap *t)
+{
+	unsigned long addr = (unsigned long)op_tx86_targets.jcc + OP_TX86_BRANCH_PROBE;
+	long want = ARG_B - ARG_A, got;
+	struct optprobe p, q;
+	int ret, ret2, ret3;
+
+	reset_seen();
+	ret = probe_at(&p, addr, false, 0);
+	test_probe_init(&q, NULL, addr, NULL, record_post, OPTPROBE_F_DISABLED);
+	ret2 = optprobe_register(&q);
+	optprobe_sync();
+	ktap_check(t, !ret && !ret2 && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED,
+		   "enable_post_starts_optimized", "register %d/%d, mode %s: %s", ret, ret2,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+	ret3 = ret2 ?: optprobe_enable(&q);
+	optprobe_sync();
+	ktap_check(t, !ret && !ret3 && optprobe_mode(&p) != OPTPROBE_MODE_OPTIMIZED &&
+		   strstr(optprobe_reason(&p), "post handler"),
+		   "enable_post_sends_back", "register %d, enable %d, mode %s: %s", ret, ret3,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+	got = call_args(op_tx86_targets.jcc, ARG_A, ARG_B);
+	ktap_check(t, !ret && !ret3 && got == want && pre_hits == CALLS && post_hits == CALLS,
+		   "enable_post_runs", "result %ld not %ld, %u pre, %u post hits, not %u",
+		   got, want, pre_hits, post_hits, CALLS);
+	if (!ret2)
+		optprobe_unregister(&q);
+	if (!ret)
+		optprobe_unregister(&p);
+}
+
 #define TRACE_DEPTH	32
 #define TRACE_CHECKS	2
 
@@ -666,7 +705,8 @@ static void check_stack_traces(struct ktap *t)
 static int __init test_x86_opt_init(void)
 {
 	unsigned int i, plan = STATIC_KEY_CHECKS + 2 * FLAGS_CHECKS + REDIRECT_CHECKS +
-			       INSIDE_CHECKS + TRACE_CHECKS + 3 * BRANCH_CHECKS;
+			       INSIDE_CHECKS + TRACE_CHECKS + 3 * BRANCH_CHECKS +
+			       ENABLE_POST_CHECKS;
 	struct ktap t;
 
 	cases_init();
@@ -689,6 +729,7 @@ static int __init test_x86_opt_init(void)
 	check_probe_inside(&t);
 	check_stack_traces(&t);
 	check_branches(&t);
+	check_enable_post(&t);
 	return 0;
 }
 
