@@ -212,10 +212,6 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 		site->reason = "a static call overlaps the bytes the jump would replace";
 		return -EINVAL;
 	}
-	if (op_x86_kprobe_in(site->addr - OP_X86_KPROBE_REACH, site->addr + rlen)) {
-		site->reason = "a kprobe of the kernel's is in or near the jump's bytes";
-		return -EAGAIN;
-	}
 	return 0;
 }
 
@@ -363,6 +359,15 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	unsigned int n;
 	int rlen, ret;
 
+	/*
+	 * First, before decoding through it: a kernel kprobe's own jump
+	 * there would read as instructions that are not the original ones.
+	 * Refused for now: the optimizer tries again once it has gone.
+	 */
+	if (op_x86_kprobe_in(site->addr - OP_X86_KPROBE_REACH, site->addr + OP_X86_REGION_MAX)) {
+		site->reason = "a kprobe of the kernel's is in or near the bytes a jump would replace";
+		return -EAGAIN;
+	}
 	rlen = op_x86_region(site, end, insns, &n);
 	if (rlen < 0)
 		return rlen;
