@@ -22,6 +22,7 @@
 #include <linux/bug.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/moduleloader.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -59,15 +60,26 @@ static void op_ppc_write(unsigned long addr, ppc_inst_t insn)
 
 /*
  * Write one instruction of live text.  patch_instruction() flushes the
- * caches, which is enough on hardware: icbi reaches every CPU, and a CPU
- * retrying a removed trap refetches.  Under QEMU's multi-threaded TCG, a
- * vCPU that translates the page while the write lands can keep the old
- * instruction for good: a removed trap that kprobe_handler() then retries
- * forever, or a trap that never fires.  Writing the same word again once
- * that translation is over drops the stale copy.  The second write waits
- * for op_arch_commit(), which makes the second writes of a whole batch
- * after a single wait.
+ * caches, which is all hardware needs: icbi reaches every CPU, and a CPU
+ * retrying a removed trap refetches.
+ *
+ * tcg_rewrite is an emulator workaround, for the QEMU test matrix only,
+ * off by default.  Under QEMU's multi-threaded TCG, a vCPU that translates
+ * the page while the write lands can keep the old instruction for good: a
+ * removed trap that kprobe_handler() then retries forever, or a trap that
+ * never fires.  With tcg_rewrite, each word is written again once that
+ * translation is over, which drops the stale copy: op_arch_commit() waits
+ * 1-2 ms and writes the words of the whole operation a second time.  On
+ * hardware that would only cost the wait, and could undo a kernel write
+ * landing between the check and the second write, so it stays off there.
+ * The tests switch it with op_ppc_set_tcg_rewrite(); words recorded while
+ * it was on are still written again at the next commit.
  */
+static bool op_ppc_tcg_rewrite;
+module_param_named(tcg_rewrite, op_ppc_tcg_rewrite, bool, 0444);
+MODULE_PARM_DESC(tcg_rewrite,
+		 "Emulator workaround for the QEMU TCG test matrix only (default off): write each text word again 1-2 ms later");
+
 #define OP_PPC_PENDING	256
 
 static struct {
@@ -75,10 +87,15 @@ static struct {
 	ppc_inst_t insn;
 } op_ppc_pending[OP_PPC_PENDING];
 static unsigned int op_ppc_npending;
+static unsigned long op_ppc_rewrites;	/* second writes made, for the tests */
 
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
 {
 	lockdep_assert_held(&op_mutex);
+	if (!op_ppc_tcg_rewrite) {
+		op_ppc_write(addr, insn);
+		return;
+	}
 	if (op_ppc_npending == OP_PPC_PENDING)
 		op_arch_commit();
 	op_ppc_write(addr, insn);
@@ -87,7 +104,10 @@ void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
 	op_ppc_npending++;
 }
 
-/* The second writes: of each word still as written (a later write wins). */
+/*
+ * With tcg_rewrite, the second writes: of each word still as written (a
+ * later write wins).  Without, nothing was recorded and nothing is done.
+ */
 void op_arch_commit(void)
 {
 	unsigned int i;
@@ -102,11 +122,38 @@ void op_arch_commit(void)
 		ppc_inst_t insn = op_ppc_pending[i].insn;
 
 		if (!copy_from_kernel_nofault(&now, (void *)addr, sizeof(now)) &&
-		    now == ppc_inst_val(insn))
+		    now == ppc_inst_val(insn)) {
 			op_ppc_write(addr, insn);
+			op_ppc_rewrites++;
+		}
 	}
 	op_ppc_npending = 0;
 }
+
+/* For the tests: switch tcg_rewrite; what it was. */
+bool op_ppc_set_tcg_rewrite(bool on)
+{
+	bool was;
+
+	mutex_lock(&op_mutex);
+	was = op_ppc_tcg_rewrite;
+	op_ppc_tcg_rewrite = on;
+	mutex_unlock(&op_mutex);
+	return was;
+}
+EXPORT_SYMBOL_NS_GPL(op_ppc_set_tcg_rewrite, OPTPROBE_INTERNAL);
+
+/* For the tests: how many second writes tcg_rewrite made since load. */
+unsigned long op_ppc_tcg_rewrites(void)
+{
+	unsigned long n;
+
+	mutex_lock(&op_mutex);
+	n = op_ppc_rewrites;
+	mutex_unlock(&op_mutex);
+	return n;
+}
+EXPORT_SYMBOL_NS_GPL(op_ppc_tcg_rewrites, OPTPROBE_INTERNAL);
 
 /* The instruction prepared must still be there, and no kernel kprobe. */
 int op_arch_arm(struct op_site *site)

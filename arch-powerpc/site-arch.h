@@ -86,6 +86,8 @@ int op_ppc_relocate(ppc_inst_t insn, unsigned long from, unsigned long to, ppc_i
 /* patch.c */
 bool op_ppc_kprobe_at(unsigned long addr);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
+bool op_ppc_set_tcg_rewrite(bool on);
+unsigned long op_ppc_tcg_rewrites(void);
 const char *op_ppc_no_area(const struct op_site *site);
 
 /* tramp.S and its C halves in trap.c */
