@@ -126,9 +126,16 @@ NOKPROBE_SYMBOL(op_ppc_trap);
 /*
  * The C halves of the trampolines.  @regs is saved as the trap path saves
  * it but for nip, which is set here; @from, the return address into the
- * detour, names the site.  Whether the detour may be freed meanwhile: no,
- * a task inside it holds off the grace period that precedes freeing (the
- * kernel is not preemptible here; see op_quiesce()).
+ * detour, names the site.  Preemption is disabled only inside these C
+ * halves; the rest of the detour runs as the probed code would, with
+ * interrupts on.  Whether the detour may be freed meanwhile: no.  On a
+ * kernel that cannot preempt tasks (Debian's ppc64le kernel is
+ * PREEMPT_VOLUNTARY, without tasks-RCU), an interrupt returns to the task
+ * inside the detour, which runs it to its end before it can be switched
+ * out: it holds off the RCU grace period that precedes freeing.  Where
+ * tasks can be preempted inside a detour only a tasks-RCU grace period
+ * waits for them; op_quiesce() waits for one there, and optprobe does not
+ * load without tasks-RCU (preempt-policy.h).
  */
 
 /* At the detour's start: the pre handlers, which may redirect. */

@@ -2,9 +2,10 @@
 /*
  * optprobe: jump-optimized dynamic probes for the Linux kernel.
  *
- * Module load and unload.  Loading resolves every kernel symbol optprobe
- * needs before anything else, so that a kernel that lacks one is refused
- * at load rather than failing later on a probe.
+ * Module load and unload.  Loading first checks that detours can be freed
+ * safely on this kernel (preempt-policy.h), then resolves every kernel
+ * symbol optprobe needs before anything else, so that a kernel that lacks
+ * one is refused at load rather than failing later on a probe.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,11 +14,18 @@
 #include "arch.h"
 #include "internal.h"
 #include "ksyms.h"
+#include "preempt-policy.h"
 
 static int __init optprobe_init(void)
 {
 	int ret;
 
+	if (!op_can_free_detours(IS_ENABLED(CONFIG_PREEMPTION) ||
+				 IS_ENABLED(CONFIG_PREEMPT_DYNAMIC),
+				 IS_ENABLED(CONFIG_TASKS_RCU))) {
+		pr_err("not loaded: this kernel can preempt tasks (CONFIG_PREEMPTION) but has no tasks-RCU (CONFIG_TASKS_RCU), so a detour could not be freed safely\n");
+		return -EOPNOTSUPP;
+	}
 	ret = op_ksyms_init();
 	if (ret)
 		return ret;
