@@ -365,7 +365,7 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	 * Refused for now: the optimizer tries again once it has gone.
 	 */
 	if (op_x86_kprobe_in(site->addr - OP_X86_KPROBE_REACH, site->addr + OP_X86_REGION_MAX)) {
-		site->reason = "a kprobe of the kernel's is in or near the bytes a jump would replace";
+		site->reason = "a kprobe of the kernel's is in or near the jump's bytes";
 		return -EAGAIN;
 	}
 	rlen = op_x86_region(site, end, insns, &n);
