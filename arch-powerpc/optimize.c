@@ -303,7 +303,7 @@ bool op_arch_detour_reached(const struct op_site *site)
 
 	rcu_read_lock();
 	kp = op_ksyms.get_kprobe((void *)site->addr);
-	reached = kp && kp->opcode == ppc_inst_val(op_ppc_jump_insn(site));
+	reached = kp && !kprobe_gone(kp) && kp->opcode == ppc_inst_val(op_ppc_jump_insn(site));
 	rcu_read_unlock();
 	return reached;
 }

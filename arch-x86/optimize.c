@@ -492,7 +492,7 @@ bool op_arch_detour_reached(const struct op_site *site)
 
 	rcu_read_lock();
 	kp = op_ksyms.get_kprobe((void *)site->addr);
-	reached = kp && kp->opcode == JMP32_INSN_OPCODE &&
+	reached = kp && !kprobe_gone(kp) && kp->opcode == JMP32_INSN_OPCODE &&
 		  site->addr + kp->ainsn.size + kp->ainsn.rel32 == (unsigned long)site->detour;
 	rcu_read_unlock();
 	return reached;

@@ -117,6 +117,7 @@ static int op_register_locked(struct optprobe *p)
 		if (!new) {
 			op_site_change(site, &unopt);
 			op_sites_settle(&unopt);
+			op_site_unjoin(site);
 		}
 		goto fail;
 	}

@@ -34,7 +34,9 @@ void op_sites_settle_all(void);
 void op_sites_recheck(struct list_head *held);
 void op_sites_unlist(struct list_head *release);
 void op_sites_release_waiting(void);
+bool op_site_wanted(const struct op_site *site);
 void op_site_rejoin(struct op_site *site);
+void op_site_unjoin(struct op_site *site);
 void op_release(struct list_head *release);
 struct op_site *op_site_create(unsigned long addr, struct module *mod, const char **why);
 void op_site_add(struct op_site *site);
@@ -79,6 +81,7 @@ void op_opt_rehold(struct op_site *site);
 void op_opt_unoptimize(struct list_head *sites);
 int op_opt_make_room(unsigned long addr);
 void op_opt_retry(void);
+void op_opt_recheck_soon(void);
 
 /* module.c */
 int op_module_init(void);

@@ -60,10 +60,15 @@ out_optimizer:
 static void __exit optprobe_exit(void)
 {
 	op_debugfs_exit();
+	/*
+	 * First the optimizer's works: one may still be disarming the last
+	 * site it held for a kernel kprobe, whose module reference it has
+	 * already dropped; its breakpoint needs the trap handler until then.
+	 */
+	op_optimizer_exit();
 	op_module_exit();
 	op_arch_exit();
 	op_ftrace_exit();
-	op_optimizer_exit();
 }
 
 module_init(optprobe_init);

@@ -22,9 +22,9 @@
  * it back when it goes: the jump can then not be taken out, nor its
  * detour freed, until the kprobe has gone.  Such a site waits as
  * UNOPTIMIZING; sites refused because something was in the way wait as
- * PARKED.  The work looks at both again every OP_OPT_RECHECK while there
- * are any, and optprobe_sync() at once: a kernel kprobe says nothing when
- * it goes.
+ * PARKED.  A second work looks at both again every OP_OPT_RECHECK while
+ * there are any, and optprobe_sync() at once: a kernel kprobe says nothing
+ * when it goes.
  *
  * Everything here but optprobe_sync() and the work runs with op_mutex
  * held.
@@ -53,8 +53,15 @@ static LIST_HEAD(op_opt_prepared);	/* PREPARED, waiting out the grace period */
 static LIST_HEAD(op_opt_parked);	/* PARKED */
 static LIST_HEAD(op_opt_held);		/* UNOPTIMIZING */
 
+/*
+ * Two works on one ordered queue, so they never run at once: the batch
+ * (QUEUED -> PREPARED -> OPTIMIZED) and the recheck of sites that wait on
+ * something else, which must not hold back a new batch.
+ */
 static void op_optimizer_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(op_optimizer_work, op_optimizer_fn);
+static void op_recheck_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(op_recheck_work, op_recheck_fn);
 
 /*
  * Make one move of the table (opt-state.h).  An illegal move is a bug in
@@ -87,7 +94,15 @@ static void op_site_list(struct op_site *site, struct list_head *list)
 static void op_opt_recheck_later(void)
 {
 	if (!list_empty(&op_opt_parked) || !list_empty(&op_opt_held))
-		queue_delayed_work(op_optimizer_wq, &op_optimizer_work, OP_OPT_RECHECK);
+		queue_delayed_work(op_optimizer_wq, &op_recheck_work, OP_OPT_RECHECK);
+}
+
+/**
+ * op_opt_recheck_soon() - a site without probes was disarmed: free it soon
+ */
+void op_opt_recheck_soon(void)
+{
+	mod_delayed_work(op_optimizer_wq, &op_recheck_work, OP_OPT_DELAY);
 }
 
 /**
@@ -144,6 +159,8 @@ void op_site_gone(struct op_site *site)
 /* Why @site must not be optimized now, or NULL if it may be. */
 static const char *op_opt_unwanted(const struct op_site *site)
 {
+	if (!op_site_wanted(site))
+		return "not optimized while disarmed";
 	if (site->ftrace)
 		return "function entry: runs through ftrace";
 	if (!op_optimize_enabled())
@@ -154,7 +171,7 @@ static const char *op_opt_unwanted(const struct op_site *site)
 }
 
 /**
- * op_opt_wanted() - should armed @site have a jump now?
+ * op_opt_wanted() - should @site have a jump now?
  * @site:	the site
  *
  * Sets site->reason when not.
@@ -178,6 +195,8 @@ void op_opt_queue(struct op_site *site)
 	lockdep_assert_held(&op_mutex);
 	if (site->state != OP_ST_ARMED || !op_opt_wanted(site))
 		return;
+	/* a first try: no refusal to tell of yet (op_site_reason()) */
+	site->reason = NULL;
 	op_site_move(site, OP_ST_QUEUED);
 	op_site_list(site, &op_opt_queued);
 	queue_delayed_work(op_optimizer_wq, &op_optimizer_work, OP_OPT_DELAY);
@@ -315,7 +334,13 @@ int op_opt_make_room(unsigned long addr)
 	op_opt_unoptimize(&unopt);
 	list_for_each_entry_safe(site, tmp, &unopt, opt_list) {
 		site->reason = "another probe inside the bytes its jump would replace";
-		op_opt_park(site);
+		if (op_site_wanted(site)) {
+			op_opt_park(site);
+			continue;
+		}
+		/* a site without probes that waited for a kernel kprobe to go */
+		op_site_disarm(site);
+		op_opt_recheck_soon();
 	}
 	for (back = 1; back < OP_OPT_SPAN; back++) {
 		site = op_site_lookup(addr - back);
@@ -334,6 +359,8 @@ void op_opt_retry(void)
 	list_for_each_entry_safe(site, tmp, &op_opt_parked, opt_list) {
 		if (!op_opt_wanted(site)) {
 			op_opt_cancel(site);
+			if (!op_site_wanted(site))
+				op_site_disarm(site);
 			continue;
 		}
 		op_site_move(site, OP_ST_QUEUED);
@@ -401,16 +428,23 @@ static void op_opt_patch_prepared(void)
 	}
 }
 
+/* Sites held by a kernel kprobe, parked ones, and waiting ones to free. */
+static void op_recheck_fn(struct work_struct *work)
+{
+	mutex_lock(&op_mutex);
+	op_sites_recheck(&op_opt_held);
+	op_opt_retry();
+	op_unlock();
+	op_sites_release_waiting();
+}
+
 static void op_optimizer_fn(struct work_struct *work)
 {
 	bool prepared;
 
 	mutex_lock(&op_mutex);
-	op_sites_recheck(&op_opt_held);
-	op_opt_retry();
 	prepared = op_opt_prepare_queued();
 	op_unlock();
-	op_sites_release_waiting();
 	if (!prepared)
 		return;
 
@@ -441,7 +475,8 @@ static bool op_opt_pending(void)
 void optprobe_sync(void)
 {
 	/* sites waiting on something else are looked at now, not later */
-	mod_delayed_work(op_optimizer_wq, &op_optimizer_work, 0);
+	mod_delayed_work(op_optimizer_wq, &op_recheck_work, 0);
+	flush_delayed_work(&op_recheck_work);
 	/* the work queues itself again for sites queued while it ran */
 	do {
 		flush_delayed_work(&op_optimizer_work);
@@ -491,6 +526,7 @@ int __init op_optimizer_init(void)
  */
 void op_optimizer_exit(void)
 {
+	cancel_delayed_work_sync(&op_recheck_work);
 	cancel_delayed_work_sync(&op_optimizer_work);
 	destroy_workqueue(op_optimizer_wq);
 }

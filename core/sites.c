@@ -61,7 +61,8 @@ void op_quiesce(bool slots)
 		synchronize_rcu_tasks();
 }
 
-static bool op_site_wanted(const struct op_site *site)
+/* Should @site be armed: not gone, an enabled probe, probing switched on? */
+bool op_site_wanted(const struct op_site *site)
 {
 	return op_all_enabled && site->state != OP_ST_GONE && site->nr_enabled;
 }
@@ -136,7 +137,7 @@ int op_site_change(struct op_site *site, struct list_head *unopt)
 	op_site_flags(site);
 	if (!op_site_jumps(site))
 		return op_site_update(site);
-	if (op_site_wanted(site) && op_opt_wanted(site))
+	if (op_opt_wanted(site))
 		op_opt_reoptimize(site);
 	else
 		list_move_tail(&site->opt_list, unopt);
@@ -213,7 +214,8 @@ const char *op_site_reason(const struct op_site *site)
 		return "not optimized while disarmed";
 	case OP_ST_QUEUED:
 	case OP_ST_PREPARED:
-		return "waiting for the optimizer";
+		/* tried again: why it was refused last time says more */
+		return READ_ONCE(site->reason) ?: "waiting for the optimizer";
 	case OP_ST_GONE:
 		return "its module was unloaded";
 	default:
@@ -260,10 +262,25 @@ void op_site_rejoin(struct op_site *site)
 	list_del_init(&site->release);
 }
 
+/**
+ * op_site_unjoin() - the probe that joined @site failed to arm
+ * @site:	the site, back as it was; one left without probes had been
+ *		waiting to be freed, and waits again
+ */
+void op_site_unjoin(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	if (!list_empty(&site->probes))
+		return;
+	list_add_tail(&site->release, &op_sites_waiting);
+	op_opt_recheck_soon();
+}
+
 /*
  * Sites on @release whose jump a kernel kprobe copied before it was taken
- * out go back to waiting, hashed again (no new site can have come to the
- * address: the kprobe is there), instead of being freed.
+ * out go back to waiting, hashed again, instead of being freed.  No new
+ * site can have come to the address once the kprobe was there; one that
+ * came before it keeps the address.
  */
 static void op_sites_keep_reached(struct list_head *release)
 {
@@ -271,7 +288,7 @@ static void op_sites_keep_reached(struct list_head *release)
 
 	list_for_each_entry_safe(site, tmp, release, release) {
 		if (!site->detour || site->state != OP_ST_DISARMED ||
-		    !op_arch_detour_reached(site))
+		    op_site_lookup(site->addr) || !op_arch_detour_reached(site))
 			continue;
 		op_site_add(site);
 		op_opt_rehold(site);
