@@ -37,6 +37,12 @@
  *    unregister_kprobe(), optprobe_sync() calls optimize the site within
  *    3 s (a refusal ends when its reason does); optprobe_unregister()
  *    restores the text.
+ *  - x86_64, held_site_freed_when_a_probe_comes_inside: optprobe leaves
+ *    first, the kernel's kprobe keeps optprobe's jump until it leaves too;
+ *    a probe registered inside the jump's region right after that takes
+ *    the jump out.  The site left without probes must then be freed (its
+ *    first byte the original again), not kept as a breakpoint or jumped
+ *    again.
  *
  * Hit counts are exact: hits == calls.  Targets are called only from this
  * thread, on one CPU, between registrations, and never while the kernel's
@@ -363,8 +369,63 @@ static void check_kprobe_first(struct ktap *t)
 		   "%u wrong results; %d optprobe hits, %d kprobe hits", wrong,
 		   atomic_read(&op_hits), atomic_read(&kp_hits));
 }
+
+#define HELD_CHECKS	3
+#define HELD_NAME	"held_site_freed_when_a_probe_comes_inside"
+
+static void check_held_then_inside(struct ktap *t)
+{
+	unsigned long addr = (unsigned long)targets[OP_TX86_NR_COEXIST - 2];
+	struct kprobe kp = { .pre_handler = kp_count };
+	int ret, kret = -ENOENT, qret = -ENOENT, mode;
+	struct optprobe p, q;
+	u8 orig[SITE_BYTES];
+	unsigned int wrong;
+	bool back;
+	u8 first;
+
+	memcpy(orig, (void *)addr, SITE_BYTES);
+	reset_hits();
+	test_probe_init(&p, NULL, addr, op_count, NULL, 0);
+	ret = optprobe_register(&p);
+	optprobe_sync();
+	mode = ret ? -1 : optprobe_mode(&p);
+	if (mode == OPTPROBE_MODE_OPTIMIZED) {
+		kp.addr = (kprobe_opcode_t *)addr;
+		kret = register_kprobe(&kp);
+		if (!kret)
+			kprobe_settle(&kp);
+	}
+	if (!ret)
+		optprobe_unregister(&p);
+	show_text(HELD_NAME, "held for the kernel's kprobe", addr);
+	if (!kret)
+		unregister_kprobe(&kp);
+	/* at once, before optprobe's next look at the site it holds */
+	test_probe_init(&q, NULL, addr + SECOND_INSN, op_count, NULL, OPTPROBE_F_NOOPT);
+	if (!kret)
+		qret = optprobe_register(&q);
+	optprobe_sync();
+	first = *(u8 *)addr;
+	show_text(HELD_NAME, "with a probe inside", addr);
+	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED && !kret && !qret && first == orig[0],
+		   HELD_NAME "_first_byte_original",
+		   "mode %s, register_kprobe %d, register inside %d: first byte %02x, was %02x",
+		   test_mode_name(mode), kret, qret, first, orig[0]);
+	reset_hits();
+	wrong = calls_wrong(targets[OP_TX86_NR_COEXIST - 2]);
+	ktap_check(t, !wrong && !qret && atomic_read(&op_hits) == NR_CALLS,
+		   HELD_NAME "_inside_hits_exactly", "%u wrong results, %d hits for %d calls",
+		   wrong, atomic_read(&op_hits), NR_CALLS);
+	if (!qret)
+		optprobe_unregister(&q);
+	back = wait_text(addr, orig, SETTLE_MS);
+	ktap_check(t, back, HELD_NAME "_text_restored", "not within 2 s: %*ph, was %*ph",
+		   SITE_BYTES, (void *)addr, SITE_BYTES, orig);
+}
 #else
 #define FIRST_CHECKS	0
+#define HELD_CHECKS	0
 #endif
 
 /* Each case's target; false if one is missing. */
@@ -387,7 +448,7 @@ static bool find_targets(void)
 	return true;
 }
 
-#define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS)
+#define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS + HELD_CHECKS)
 
 static int __init test_coexist_init(void)
 {
@@ -405,6 +466,7 @@ static int __init test_coexist_init(void)
 		check_case(&t, &cases[i]);
 #ifdef CONFIG_X86_64
 	check_kprobe_first(&t);
+	check_held_then_inside(&t);
 #endif
 	migrate_enable();
 	return 0;

@@ -189,6 +189,7 @@ COEXIST_TARGET op_tx86_coexist1
 COEXIST_TARGET op_tx86_coexist2
 COEXIST_TARGET op_tx86_coexist3
 COEXIST_TARGET op_tx86_coexist4
+COEXIST_TARGET op_tx86_coexist5
 
 /*
  * 2a + b: probed on a jmp rel8 (OP_TX86_BRANCH_PROBE bytes in), whose next

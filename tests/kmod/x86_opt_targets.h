@@ -29,13 +29,14 @@ long op_tx86_df(long a, long b);
 DECLARE_STATIC_KEY_FALSE(op_tx86_key);
 
 /* optprobe_test_coexist's: a + 2b, one per case; push, mov, add, ... */
-#define OP_TX86_NR_COEXIST	5
+#define OP_TX86_NR_COEXIST	6
 #define OP_TX86_COEXIST_SECOND	1
 long op_tx86_coexist0(long a, long b);
 long op_tx86_coexist1(long a, long b);
 long op_tx86_coexist2(long a, long b);
 long op_tx86_coexist3(long a, long b);
 long op_tx86_coexist4(long a, long b);
+long op_tx86_coexist5(long a, long b);
 
 /* op_tx86_call() leaves here the stack pointer it calls from. */
 extern unsigned long op_tx86_call_sp;
