@@ -432,6 +432,27 @@ static bool op_x86_may_optimize(const struct op_site *site)
 }
 
 /*
+ * The bytes of a region past its jmp, [addr + 5, addr + rlen): the tail of
+ * the region's last instruction, which nothing runs while the jmp is there.
+ * They hold int3 meanwhile, so that the kernel's kprobes, which decode
+ * through optprobe's jmp into the middle of that instruction, find no
+ * instruction boundary there to optimize a kprobe of their own over the
+ * place the detour returns to.  @original: put the original tail back.
+ */
+static void op_x86_region_tail(const struct op_site *site, bool original)
+{
+	u8 int3s[OP_X86_REGION_MAX], now[OP_X86_REGION_MAX];
+	unsigned int len = site->arch.rlen - JMP32_INSN_SIZE;
+	void *tail = (void *)site->addr + JMP32_INSN_SIZE;
+
+	if (!len)
+		return;
+	memset(int3s, INT3_INSN_OPCODE, len);
+	memcpy(now, tail, len);
+	op_x86_poke_dead(tail, original ? site->arch.region + JMP32_INSN_SIZE : int3s, len, now);
+}
+
+/*
  * One batch of the kernel's int3-protected patching: a CPU that meets a
  * site's first byte while the batch runs is sent where the new jmp goes.
  */
@@ -452,6 +473,8 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 		op_ksyms.arch.text_poke_queue((void *)site->addr, jmp, JMP32_INSN_SIZE, NULL);
 	}
 	op_ksyms.arch.text_poke_finish();
+	list_for_each_entry(site, sites, opt_list)
+		op_x86_region_tail(site, false);
 	op_x86_text_unlock();
 }
 
@@ -476,6 +499,8 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 			list_move_tail(&site->opt_list, held);
 			continue;
 		}
+		/* first the tail: nothing runs it before the jmp is gone */
+		op_x86_region_tail(site, true);
 		bp[0] = INT3_INSN_OPCODE;
 		memcpy(bp + 1, site->arch.region + 1, JMP32_INSN_SIZE - 1);
 		op_ksyms.arch.text_poke_queue((void *)site->addr, bp, JMP32_INSN_SIZE, jmp);

@@ -94,6 +94,18 @@ void op_arch_disarm(struct op_site *site)
 	op_x86_text_unlock();
 }
 
+/*
+ * Text no CPU runs (a jmp's region past the jmp), with the text locks
+ * held: no sync needed before it is reached, the one of op_arch_commit()
+ * or of the batch that makes it reachable is enough.
+ */
+void op_x86_poke_dead(void *addr, const void *bytes, size_t len, const void *old)
+{
+	op_ksyms.arch.text_poke(addr, bytes, len);
+	op_ksyms.arch.perf_event_text_poke(addr, old, len, bytes, len);
+	op_x86_unsynced = true;
+}
+
 void op_arch_commit(void)
 {
 	lockdep_assert_held(&op_mutex);

@@ -77,6 +77,7 @@ bool op_x86_kprobe_in(unsigned long start, unsigned long end);
 
 /* patch.c */
 void op_x86_poke(void *addr, const void *bytes, size_t len);
+void op_x86_poke_dead(void *addr, const void *bytes, size_t len, const void *old);
 void op_x86_text_lock(void);
 void op_x86_text_unlock(void);
 

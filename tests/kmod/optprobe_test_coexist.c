@@ -43,6 +43,13 @@
  *    the jump out.  The site left without probes must then be freed (its
  *    first byte the original again), not kept as a breakpoint or jumped
  *    again.
+ *  - x86_64, kprobe_in_jump_tail: the bytes of the region past optprobe's
+ *    jmp (the tail of the region's last instruction) read as an
+ *    instruction boundary to the kernel's decoder, which starts at the jmp;
+ *    a kernel kprobe there must not be optimized, or its jmp would cover
+ *    the place optprobe's detour returns to.  optprobe keeps int3 there.
+ *    Both fire exactly (the kernel's never: nothing runs those bytes),
+ *    results stay right, and the text comes back.
  *
  * Hit counts are exact: hits == calls.  Targets are called only from this
  * thread, on one CPU, between registrations, and never while the kernel's
@@ -63,6 +70,7 @@
 
 #include "optprobe_test.h"
 #ifdef CONFIG_X86_64
+#include <asm/text-patching.h>
 #include "x86_opt_targets.h"
 #endif
 
@@ -423,9 +431,60 @@ static void check_held_then_inside(struct ktap *t)
 	ktap_check(t, back, HELD_NAME "_text_restored", "not within 2 s: %*ph, was %*ph",
 		   SITE_BYTES, (void *)addr, SITE_BYTES, orig);
 }
+
+#define TAIL_CHECKS	3
+#define TAIL_NAME	"kprobe_in_jump_tail"
+/* push (1), mov (3), add (3): the jmp's 5 bytes end 2 bytes into the add */
+#define TAIL_OFFSET	JMP32_INSN_SIZE
+
+static void check_jump_tail(struct ktap *t)
+{
+	unsigned long addr = (unsigned long)targets[0];
+	struct kprobe kp = { .pre_handler = kp_count };
+	const char *kstate = "refused";
+	int ret, kret = -ENOENT, mode;
+	u8 orig[SITE_BYTES], tail;
+	unsigned int wrong;
+	struct optprobe p;
+	bool back;
+
+	memcpy(orig, (void *)addr, SITE_BYTES);
+	reset_hits();
+	test_probe_init(&p, NULL, addr, op_count, NULL, 0);
+	ret = optprobe_register(&p);
+	optprobe_sync();
+	mode = ret ? -1 : optprobe_mode(&p);
+	tail = *(u8 *)(addr + TAIL_OFFSET);
+	if (mode == OPTPROBE_MODE_OPTIMIZED) {
+		kp.addr = (kprobe_opcode_t *)(addr + TAIL_OFFSET);
+		kret = register_kprobe(&kp);
+		if (!kret)
+			kstate = kprobe_settle(&kp);
+	}
+	pr_info("# %s: register_kprobe at %pS: %d, the kernel's kprobe %s\n", TAIL_NAME,
+		kp.addr, kret, kstate);
+	show_text(TAIL_NAME, "with both registered", addr);
+	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED && tail == INT3_INSN_OPCODE &&
+		   (kret || !(kp.flags & KPROBE_FLAG_OPTIMIZED)) &&
+		   !strstr(kstate, "optimized by"), TAIL_NAME "_not_optimized_by_the_kernel",
+		   "mode %s, tail byte %02x, register_kprobe %d: %s", test_mode_name(mode), tail,
+		   kret, kstate);
+	wrong = calls_wrong(targets[0]);
+	ktap_check(t, !wrong && atomic_read(&op_hits) == NR_CALLS && !atomic_read(&kp_hits),
+		   TAIL_NAME "_hits_exactly", "%u wrong results; %d optprobe, %d kprobe hits",
+		   wrong, atomic_read(&op_hits), atomic_read(&kp_hits));
+	if (!kret)
+		unregister_kprobe(&kp);
+	if (!ret)
+		optprobe_unregister(&p);
+	back = wait_text(addr, orig, SETTLE_MS);
+	ktap_check(t, back && !calls_wrong(targets[0]), TAIL_NAME "_text_restored",
+		   "not within 2 s: %*ph, was %*ph", SITE_BYTES, (void *)addr, SITE_BYTES, orig);
+}
 #else
 #define FIRST_CHECKS	0
 #define HELD_CHECKS	0
+#define TAIL_CHECKS	0
 #endif
 
 /* Each case's target; false if one is missing. */
@@ -448,7 +507,7 @@ static bool find_targets(void)
 	return true;
 }
 
-#define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS + HELD_CHECKS)
+#define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS + HELD_CHECKS + TAIL_CHECKS)
 
 static int __init test_coexist_init(void)
 {
@@ -467,6 +526,7 @@ static int __init test_coexist_init(void)
 #ifdef CONFIG_X86_64
 	check_kprobe_first(&t);
 	check_held_then_inside(&t);
+	check_jump_tail(&t);
 #endif
 	migrate_enable();
 	return 0;
