@@ -182,6 +182,21 @@ static const char *kprobe_settle(struct kprobe *kp)
 	return "a breakpoint (the kernel did not optimize it)";
 }
 
+/*
+ * Save the original text at @addr into @orig, then put @p there and let the
+ * optimizer run: the mode it reached, or -1 if it did not register.
+ */
+static int optprobe_first(struct optprobe *p, unsigned long addr, u8 *orig)
+{
+	memcpy(orig, (void *)addr, SITE_BYTES);
+	reset_hits();
+	test_probe_init(p, NULL, addr, op_count, NULL, 0);
+	if (optprobe_register(p))
+		return -1;
+	optprobe_sync();
+	return optprobe_mode(p);
+}
+
 struct coexist_case {
 	const char *name;
 	unsigned int target;
@@ -205,7 +220,7 @@ static void check_case(struct ktap *t, const struct coexist_case *c)
 {
 	unsigned long addr = (unsigned long)targets[c->target];
 	struct kprobe kp = { .pre_handler = kp_count };
-	int ret, kret, mode, op_want, kp_want, i;
+	int kret, mode, op_want, kp_want, i;
 	u8 orig[SITE_BYTES], opt[SITE_BYTES];
 	const char *kstate = "refused";
 	char name[NAME_LEN];
@@ -213,17 +228,12 @@ static void check_case(struct ktap *t, const struct coexist_case *c)
 	struct optprobe p;
 	bool back;
 
-	memcpy(orig, (void *)addr, SITE_BYTES);
-	reset_hits();
-	test_probe_init(&p, NULL, addr, op_count, NULL, 0);
-	ret = optprobe_register(&p);
-	optprobe_sync();
-	mode = ret ? -1 : optprobe_mode(&p);
+	mode = optprobe_first(&p, addr, orig);
 	if (mode != OPTPROBE_MODE_OPTIMIZED) {
 		ktap_check(t, false, check_name(name, c->name, "registered"),
-			   "optprobe_register at %pS %d, mode %s: %s", (void *)addr, ret,
-			   test_mode_name(mode), ret ? "" : optprobe_reason(&p));
-		if (!ret)
+			   "optprobe at %pS: mode %s: %s", (void *)addr, test_mode_name(mode),
+			   mode < 0 ? "not registered" : optprobe_reason(&p));
+		if (mode >= 0)
 			optprobe_unregister(&p);
 		for (i = 1; i < CASE_CHECKS; i++)
 			ktap_check(t, false, check_name(name, c->name, "not_run"),
@@ -385,26 +395,21 @@ static void check_held_then_inside(struct ktap *t)
 {
 	unsigned long addr = (unsigned long)targets[OP_TX86_NR_COEXIST - 2];
 	struct kprobe kp = { .pre_handler = kp_count };
-	int ret, kret = -ENOENT, qret = -ENOENT, mode;
+	int kret = -ENOENT, qret = -ENOENT, mode;
 	struct optprobe p, q;
 	u8 orig[SITE_BYTES];
 	unsigned int wrong;
 	bool back;
 	u8 first;
 
-	memcpy(orig, (void *)addr, SITE_BYTES);
-	reset_hits();
-	test_probe_init(&p, NULL, addr, op_count, NULL, 0);
-	ret = optprobe_register(&p);
-	optprobe_sync();
-	mode = ret ? -1 : optprobe_mode(&p);
+	mode = optprobe_first(&p, addr, orig);
 	if (mode == OPTPROBE_MODE_OPTIMIZED) {
 		kp.addr = (kprobe_opcode_t *)addr;
 		kret = register_kprobe(&kp);
 		if (!kret)
 			kprobe_settle(&kp);
 	}
-	if (!ret)
+	if (mode >= 0)
 		optprobe_unregister(&p);
 	show_text(HELD_NAME, "held for the kernel's kprobe", addr);
 	if (!kret)
@@ -442,18 +447,13 @@ static void check_jump_tail(struct ktap *t)
 	unsigned long addr = (unsigned long)targets[0];
 	struct kprobe kp = { .pre_handler = kp_count };
 	const char *kstate = "refused";
-	int ret, kret = -ENOENT, mode;
+	int kret = -ENOENT, mode;
 	u8 orig[SITE_BYTES], tail;
 	unsigned int wrong;
 	struct optprobe p;
 	bool back;
 
-	memcpy(orig, (void *)addr, SITE_BYTES);
-	reset_hits();
-	test_probe_init(&p, NULL, addr, op_count, NULL, 0);
-	ret = optprobe_register(&p);
-	optprobe_sync();
-	mode = ret ? -1 : optprobe_mode(&p);
+	mode = optprobe_first(&p, addr, orig);
 	tail = *(u8 *)(addr + TAIL_OFFSET);
 	if (mode == OPTPROBE_MODE_OPTIMIZED) {
 		kp.addr = (kprobe_opcode_t *)(addr + TAIL_OFFSET);
@@ -475,7 +475,7 @@ static void check_jump_tail(struct ktap *t)
 		   wrong, atomic_read(&op_hits), atomic_read(&kp_hits));
 	if (!kret)
 		unregister_kprobe(&kp);
-	if (!ret)
+	if (mode >= 0)
 		optprobe_unregister(&p);
 	back = wait_text(addr, orig, SETTLE_MS);
 	ktap_check(t, back && !calls_wrong(targets[0]), TAIL_NAME "_text_restored",
