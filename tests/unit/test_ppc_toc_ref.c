@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of arch-powerpc/toc-ref.c, which finds the kernel's
+ * kprobe_optinsn_slots on a kernel without KALLSYMS_ALL: fed with the
+ * words of the three kernel functions that pass the cache to a call, as
+ * they are in the vmlinux that the ppc64le legs boot (ppc_toc_words.h,
+ * made by ppc-toc-words.sh), and with made-up words for what must fail.
+ */
+#include "toc-ref.h"
+#include "unit.h"
+#include "ppc_toc_words.h"
+
+/* A kernel function's words, where it is, and the callee it passes the cache to. */
+struct func {
+	const char *name;
+	const u32 *words;
+	unsigned int n;
+	u64 addr, callee;
+};
+
+#define FUNC(f, to)	{ #f, words_##f, ARRAY_SIZE(words_##f), FUNC_##f, SYM_##to }
+
+static const struct func prepare_f = FUNC(arch_prepare_optimized_kprobe, __get_insn_slot);
+static const struct func remove_f = FUNC(arch_remove_optimized_kprobe, __free_insn_slot);
+static const struct func kallsym_f = FUNC(kprobe_get_kallsym, kprobe_cache_get_kallsym);
+
+static int refs(const struct func *f, u64 *found, unsigned int max)
+{
+	return op_ppc_toc_refs(f->words, f->n, f->addr, f->callee, found, max);
+}
+
+/* Every call of the callee passes kprobe_optinsn_slots. */
+static void check_one(const char *name, const struct func *f)
+{
+	u64 found[4];
+	int ret = refs(f, found, ARRAY_SIZE(found));
+	int i, right = 0;
+
+	for (i = 0; i < ret; i++)
+		right += found[i] == SYM_kprobe_optinsn_slots;
+	unit_check(ret >= 1 && right == ret, name, "%d found, %d of them at %llx", ret, right,
+		   (unsigned long long)SYM_kprobe_optinsn_slots);
+}
+
+static void check_kallsym(void)
+{
+	u64 found[4];
+	int ret = refs(&kallsym_f, found, ARRAY_SIZE(found));
+
+	/* both caches, in the order kernel/kprobes.c lists them */
+	unit_check(ret == 2 && found[0] == SYM_kprobe_insn_slots &&
+		   found[1] == SYM_kprobe_optinsn_slots, "kprobe_get_kallsym_both_caches",
+		   "%d found: %llx %llx", ret, ret > 0 ? (unsigned long long)found[0] : 0ULL,
+		   ret > 1 ? (unsigned long long)found[1] : 0ULL);
+}
+
+/* Made-up functions: entry TOC setup, then what the case needs. */
+#define ENTRY_HI	0x3c4c0001	/* addis r2,r12,1 */
+#define ENTRY_LO	0x38420000	/* addi r2,r2,0: r2 = func + 0x10000 */
+#define BL_AT(i, to)	(0x48000001 | (((to) - 4 * (i)) & 0x03fffffc))
+
+static void check_made_up(void)
+{
+	const u64 func = 0x1000000, callee = func + 0x100;
+	/* addis r9,r2,1; addi r3,r9,8; bl callee */
+	const u32 good[] = { ENTRY_HI, ENTRY_LO, 0x3d220001, 0x38690008, BL_AT(4, 0x100) };
+	/* the same with a bl in between: r9 is volatile */
+	const u32 clobbered[] = { ENTRY_HI, ENTRY_LO, 0x3d220001, BL_AT(3, 0x200), 0x38690008,
+				  BL_AT(5, 0x100) };
+	/* r3 = lis, a constant */
+	const u32 constant[] = { ENTRY_HI, ENTRY_LO, 0x3c600001, BL_AT(3, 0x100) };
+	/* no TOC setup at the start */
+	const u32 no_entry[] = { 0x60000000, 0x60000000, 0x3d220001, 0x38690008,
+				 BL_AT(4, 0x100) };
+	/* a bl to the local entry counts, through mr r3,r31 */
+	const u32 local[] = { ENTRY_HI, ENTRY_LO, 0x3fe20002, 0x7fe3fb78, BL_AT(4, 0x108) };
+	u64 found[2];
+	int ret;
+
+	ret = op_ppc_toc_refs(good, ARRAY_SIZE(good), func, callee, found, 2);
+	unit_check(ret == 1 && found[0] == func + 0x10000 + 0x10000 + 8, "made_up_addis_addi",
+		   "%d %llx", ret, (unsigned long long)found[0]);
+	ret = op_ppc_toc_refs(clobbered, ARRAY_SIZE(clobbered), func, callee, found, 2);
+	unit_check(ret == 0, "made_up_volatile_clobbered_by_call", "%d", ret);
+	ret = op_ppc_toc_refs(constant, ARRAY_SIZE(constant), func, callee, found, 2);
+	unit_check(ret == 0, "made_up_constant_is_no_toc_reference", "%d", ret);
+	ret = op_ppc_toc_refs(no_entry, ARRAY_SIZE(no_entry), func, callee, found, 2);
+	unit_check(ret == -1, "made_up_no_toc_setup", "%d", ret);
+	ret = op_ppc_toc_refs(local, ARRAY_SIZE(local), func, callee, found, 2);
+	unit_check(ret == 1 && found[0] == func + 0x10000 + 0x20000, "made_up_local_entry_and_mr",
+		   "%d %llx", ret, (unsigned long long)found[0]);
+}
+
+int main(void)
+{
+	unit_plan(8);
+	check_one("arch_prepare_optimized_kprobe_get_slot", &prepare_f);
+	check_one("arch_remove_optimized_kprobe_free_slot", &remove_f);
+	check_kallsym();
+	check_made_up();
+	return unit_status();
+}
