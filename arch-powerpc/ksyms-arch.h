@@ -22,10 +22,18 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(emulate_step)) emulate_step;
 	/* slot pages within branch range of module text */
 	typeof(op_ptr_to(__vmalloc_node_range)) __vmalloc_node_range;
-	/* the kernel's own 64 KiB detour area near kernel text, and who owns it */
+	/* the kernel's own 64 KiB detour area near kernel text */
 	typeof(op_ptr_to(optinsn_slot)) optinsn_slot;
+	/* slots of it, through the kernel's cache (core-cache.c) */
+	typeof(op_ptr_to(__get_insn_slot)) __get_insn_slot;
+	typeof(op_ptr_to(__free_insn_slot)) __free_insn_slot;
+	/* to check the cache found: its page functions, the kernel's detour size */
 	typeof(op_ptr_to(alloc_optinsn_page)) alloc_optinsn_page;
 	typeof(op_ptr_to(free_optinsn_page)) free_optinsn_page;
+	typeof(op_ptr_to(optprobe_template_entry)) optprobe_template_entry;
+	typeof(op_ptr_to(optprobe_template_end)) optprobe_template_end;
+	/* called with the cache in r3 by the functions it is found in */
+	typeof(op_ptr_to(kprobe_cache_get_kallsym)) kprobe_cache_get_kallsym;
 };
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

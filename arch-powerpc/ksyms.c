@@ -10,8 +10,13 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(emulate_step),
 	OP_ARCH_KSYM(__vmalloc_node_range),
 	OP_ARCH_KSYM(optinsn_slot),
+	OP_ARCH_KSYM(__get_insn_slot),
+	OP_ARCH_KSYM(__free_insn_slot),
 	OP_ARCH_KSYM(alloc_optinsn_page),
 	OP_ARCH_KSYM(free_optinsn_page),
+	OP_ARCH_KSYM(optprobe_template_entry),
+	OP_ARCH_KSYM(optprobe_template_end),
+	OP_ARCH_KSYM(kprobe_cache_get_kallsym),
 };
 
 /* Every member of struct op_arch_ksyms is a pointer with an entry above. */

@@ -16,9 +16,9 @@
  * Only one instruction is replaced, so nothing can branch into the middle
  * of the jump, and no other site can be inside it (op_arch_opt_covers()).
  *
- * Slot areas (patch.c): for kernel text, the kernel's own 64 KiB detour
- * area (optinsn_slot), owned through alloc_optinsn_page(); for module
- * text, pages allocated within branch range of the module.  Detours are
+ * Slot areas (patch.c): for kernel text, slots of the kernel's own detour
+ * cache (core-cache.c); for module text, pages allocated within branch
+ * range of the module.  Detours are
  * written through patch_instruction(), like every text write, with
  * op_mutex held: optprobe's writes are serialized by it.
  */

@@ -8,16 +8,14 @@
  * Slot areas: trap-mode slots anywhere, in module_alloc() pages; detours
  * within a branch's reach of the probed text (op_arch_slot_reaches()):
  *
- *  - kernel text: the kernel's own 64 KiB detour area, optinsn_slot, in
- *    kernel text, which alloc_optinsn_page() hands out once until
- *    free_optinsn_page(): owning it through them keeps the kernel's
- *    optimized kprobes and optprobe from both writing it.  The kernel
- *    keeps it for good once one of its kprobes was optimized there.
+ *  - kernel text: slots of the kernel's own detour cache for its optimized
+ *    kprobes, in its 64 KiB detour area optinsn_slot in kernel text,
+ *    taken and given back through the cache (core-cache.c);
  *  - module text: pages allocated within reach of the module, as
  *    module_alloc() allocates, in a narrower range.
  *
- * Both are read-only and executable once optprobe has them, like the
- * kernel's own kprobe slot pages.
+ * Both are read-only and executable, like the kernel's own kprobe slot
+ * pages.
  */
 #include <linux/bug.h>
 #include <linux/delay.h>
@@ -193,9 +191,6 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 	}
 }
 
-/* The kernel's detour area while optprobe owns it, else NULL. */
-static void *op_ppc_core_area;
-
 /* Unused slot words trap; then read-only, then executable: never W+X. */
 static void *op_ppc_page_seal(void *page)
 {
@@ -234,45 +229,63 @@ static void *op_ppc_page_near(unsigned long addr)
 }
 
 /*
- * The kernel's detour area for kernel text at @addr, if the kernel lets
- * optprobe have it.  Its first PAGE_SIZE bytes, all of it with 64 KiB
- * pages; its words are left as they are, nothing branches to a free slot.
+ * A slot of the kernel's detour cache for kernel text at @addr, its
+ * OP_SLOT_SIZE-aligned part cut into slots.  Its words are left as they
+ * are: nothing branches to a part of it that optprobe has not written.
  */
-static void *op_ppc_core_area_take(unsigned long addr)
+static void *op_ppc_core_area(unsigned long addr, void **slots, unsigned int *nslots)
 {
-	BUILD_BUG_ON(PAGE_SIZE > SZ_64K);
-	if (op_ppc_core_area || !op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, addr))
+	void *area, *end;
+	size_t size;
+
+	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, addr))
 		return NULL;
-	op_ppc_core_area = op_ksyms.arch.alloc_optinsn_page();
-	return op_ppc_core_area;
+	area = op_ppc_core_slot_get(&size);
+	if (!area)
+		return NULL;
+	if (!op_arch_slot_reaches(area, addr)) {
+		op_ppc_core_slot_put(area);
+		return NULL;
+	}
+	*slots = PTR_ALIGN(area, OP_SLOT_SIZE);
+	end = PTR_ALIGN_DOWN(area + size, OP_SLOT_SIZE);
+	*nslots = (end - *slots) / OP_SLOT_SIZE;
+	return area;
 }
 
-void *op_arch_slot_page_alloc(unsigned long addr, bool near)
+void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots)
 {
 	void *page;
 
 	if (near && op_ksyms.core_kernel_text(addr))
-		return op_ppc_core_area_take(addr);
-	if (near)
-		return op_ppc_page_near(addr);
-	page = op_ksyms.module_alloc(PAGE_SIZE);
-	return page ? op_ppc_page_seal(page) : NULL;
+		return op_ppc_core_area(addr, slots, nslots);
+	if (near) {
+		page = op_ppc_page_near(addr);
+	} else {
+		page = op_ksyms.module_alloc(PAGE_SIZE);
+		page = page ? op_ppc_page_seal(page) : NULL;
+	}
+	if (!page)
+		return NULL;
+	*slots = page;
+	*nslots = PAGE_SIZE / OP_SLOT_SIZE;
+	return page;
 }
 
 /*
- * The kernel's area goes back to the kernel.  The others as the kernel
- * frees its kprobe slot pages: they are VM_FLUSH_RESET_PERMS, and the
- * read-only and executable attributes lived only in the vmalloc mapping
- * that vfree() tears down.
+ * A slot of the kernel's cache goes back to it, to be reused at once: no
+ * task is inside (op_slots_release() runs after op_quiesce()).  Pages as
+ * the kernel frees its kprobe slot pages: they are VM_FLUSH_RESET_PERMS,
+ * and the read-only and executable attributes lived only in the vmalloc
+ * mapping that vfree() tears down.
  */
-void op_arch_slot_page_free(void *page)
+void op_arch_slot_area_free(void *area)
 {
-	if (page == op_ppc_core_area) {
-		op_ksyms.arch.free_optinsn_page(page);
-		op_ppc_core_area = NULL;
+	if (op_ksyms.core_kernel_text((unsigned long)area)) {
+		op_ppc_core_slot_put(area);
 		return;
 	}
-	op_ksyms.module_memfree(page);
+	op_ksyms.module_memfree(area);
 }
 
 /* Why no slot area in reach of @site has room for a detour. */
@@ -282,7 +295,5 @@ const char *op_ppc_no_area(const struct op_site *site)
 		return "no memory for a detour within branch range (32 MB) of its module";
 	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, site->addr))
 		return "the kernel's detour area (optinsn_slot) is out of its branch range";
-	if (!op_ppc_core_area)
-		return "the kernel's kprobes hold the kernel's detour area (optinsn_slot)";
-	return "the kernel's detour area (optinsn_slot) is full";
+	return op_ppc_core_cache_why();
 }

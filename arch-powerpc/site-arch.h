@@ -90,6 +90,15 @@ bool op_ppc_set_tcg_rewrite(bool on);
 unsigned long op_ppc_tcg_rewrites(void);
 const char *op_ppc_no_area(const struct op_site *site);
 
+/* core-cache.c */
+void op_ppc_core_cache_init(void);
+void *op_ppc_core_slot_get(size_t *size);
+void op_ppc_core_slot_put(void *slot);
+const char *op_ppc_core_cache_why(void);
+int op_ppc_core_cache_used(unsigned int *optprobe);
+int op_ppc_core_set_share(int slots);
+int op_ppc_core_set_test_fail(bool fail);
+
 /* tramp.S and its C halves in trap.c */
 void op_ppc_detour_pre_entry(void);
 void op_ppc_detour_post_entry(void);

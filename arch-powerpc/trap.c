@@ -207,6 +207,7 @@ const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
 
 int __init op_arch_init(void)
 {
+	op_ppc_core_cache_init();
 	return register_die_notifier(&op_ppc_trap_nb);
 }
 

@@ -123,12 +123,12 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 }
 
 /* module_alloc() memory is within rel32 reach of all kernel and module text. */
-bool op_arch_slot_reaches(const void *page, unsigned long addr)
+bool op_arch_slot_reaches(const void *slot, unsigned long addr)
 {
 	return true;
 }
 
-void *op_arch_slot_page_alloc(unsigned long addr, bool near)
+void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots)
 {
 	void *page = op_ksyms.module_alloc(PAGE_SIZE);
 	struct vm_struct *area;
@@ -143,10 +143,12 @@ void *op_arch_slot_page_alloc(unsigned long addr, bool near)
 	/* read-only first, then executable: never writable and executable */
 	op_ksyms.arch.set_memory_ro((unsigned long)page, 1);
 	op_ksyms.arch.set_memory_x((unsigned long)page, 1);
+	*slots = page;
+	*nslots = PAGE_SIZE / OP_SLOT_SIZE;
 	return page;
 }
 
-void op_arch_slot_page_free(void *page)
+void op_arch_slot_area_free(void *area)
 {
-	op_ksyms.module_memfree(page);
+	op_ksyms.module_memfree(area);
 }

@@ -183,6 +183,10 @@ const struct op_blacklist_entry op_arch_blacklist[] = {
 
 const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
 
+void op_arch_debugfs(struct dentry *dir)
+{
+}
+
 int __init op_arch_init(void)
 {
 	return register_die_notifier(&op_x86_int3_nb);

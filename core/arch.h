@@ -23,6 +23,11 @@
 int op_arch_init(void);
 void op_arch_exit(void);
 
+struct dentry;
+
+/* The backend's own files in optprobe's debugfs directory @dir, if any. */
+void op_arch_debugfs(struct dentry *dir);
+
 /*
  * Ranges of text the backend adds to optprobe's blacklist (see
  * core/blacklist.c): arch code on the hit path before the recursion guard,
@@ -148,15 +153,18 @@ const char *op_arch_opt_blocked(const struct op_site *site);
 #define OP_OPT_SPAN	OP_ARCH_OPT_SPAN
 
 /*
- * Slot pages: executable pages that hold out-of-line copies of probed
- * instructions and detours.  op_arch_slot_page_alloc() returns one, in
- * reach of @addr if @near (op_arch_slot_reaches()), or NULL.  RW mappings
- * are not required: slots are written with op_arch_slot_write(), through
- * the kernel's own text patching.  Freed only after the grace period.
+ * Slot areas: executable memory that holds out-of-line copies of probed
+ * instructions and detours, cut into OP_SLOT_SIZE slots.
+ * op_arch_slot_area_alloc() returns one, in reach of @addr if @near
+ * (op_arch_slot_reaches()), or NULL; its slots are the *@nslots from
+ * *@slots on, which is OP_SLOT_SIZE-aligned.  RW mappings are not
+ * required: slots are written with op_arch_slot_write(), through the
+ * kernel's own text patching.  Freed (op_arch_slot_area_free()) only
+ * after the grace period.
  */
-void *op_arch_slot_page_alloc(unsigned long addr, bool near);
-bool op_arch_slot_reaches(const void *page, unsigned long addr);
-void op_arch_slot_page_free(void *page);
+void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots);
+bool op_arch_slot_reaches(const void *slot, unsigned long addr);
+void op_arch_slot_area_free(void *area);
 void op_arch_slot_write(void *dst, const void *src, size_t len);
 
 /* Bytes per slot; a power of two dividing PAGE_SIZE. */

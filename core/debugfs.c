@@ -9,9 +9,11 @@
  *   enabled	1/0: arm or disarm every probe (each keeps its own state)
  *   optimize	1/0: the global jump-optimization switch
  *   boost	1/0: whether probes registered from now on may be boosted
- *   slots	one line per slot page: address, size, slots used/total
+ *   slots	one line per slot area: address, size, slots used/total
  *   ksyms	one line per kernel symbol resolved at load: its name, and
  *		what kallsyms says is at the address resolved (so name+0x0)
+ *
+ * and the backend's own files (op_arch_debugfs()).
  */
 #include <linux/debugfs.h>
 #include <linux/kstrtox.h>
@@ -139,6 +141,7 @@ int __init op_debugfs_init(void)
 	debugfs_create_file("sites", 0400, op_debugfs_dir, NULL, &sites_fops);
 	debugfs_create_file("slots", 0400, op_debugfs_dir, NULL, &slots_fops);
 	debugfs_create_file("ksyms", 0400, op_debugfs_dir, NULL, &ksyms_fops);
+	op_arch_debugfs(op_debugfs_dir);
 	return 0;
 }
 

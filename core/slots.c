@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The slot allocator: executable pages cut into OP_SLOT_SIZE slots that
+ * The slot allocator: executable areas cut into OP_SLOT_SIZE slots that
  * hold out-of-line copies of probed instructions and jump-optimization
  * detours (a run of slots).
  *
- * Pages come from the backend (op_arch_slot_page_alloc()), which places
+ * Areas come from the backend (op_arch_slot_area_alloc()), which places
  * them where the copies work: within rel32 reach of all kernel and module
  * text on x86_64, within a branch's reach of the probed text on powerpc.
+ * An area is a page, or less: on powerpc, a slot of the kernel's own
+ * detour cache near kernel text.
  * Each slot records the site that owns it, so that a backend's trap
  * handler can find the site from an address inside a slot
  * (op_slot_owner()) without any per-CPU state: a task may be preempted or
  * migrate while it executes a slot.
  *
  * A slot is released only after the grace period that guarantees no task
- * is still inside it (see op_quiesce()), and a page once it has no owner
+ * is still inside it (see op_quiesce()), and an area once it has no owner
  * left and one more RCU grace period has passed for lookups walking the
- * page list.  Writers hold op_mutex.
+ * list of areas.  Writers hold op_mutex.
  */
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -25,52 +27,58 @@
 #include "arch.h"
 #include "internal.h"
 
-#define OP_SLOTS_PER_PAGE	(PAGE_SIZE / OP_SLOT_SIZE)
-
-struct op_slot_page {
-	struct list_head list;		/* in op_slot_pages */
-	struct list_head free;		/* on a list of pages to free */
-	void *text;
+struct op_slot_area {
+	struct list_head list;		/* in op_slot_areas */
+	struct list_head free;		/* on a list of areas to free */
+	void *area;			/* what the backend allocated */
+	void *text;			/* the first slot */
+	unsigned int nslots;
 	unsigned int used;
-	struct op_site *owner[OP_SLOTS_PER_PAGE];
+	struct op_site *owner[];
 };
 
-static LIST_HEAD(op_slot_pages);
+static LIST_HEAD(op_slot_areas);
 
-static struct op_slot_page *op_slot_page_of(unsigned long addr)
+static struct op_slot_area *op_slot_area_of(unsigned long addr)
 {
-	struct op_slot_page *page;
+	struct op_slot_area *sa;
 
-	list_for_each_entry_rcu(page, &op_slot_pages, list, lockdep_is_held(&op_mutex))
-		if (addr - (unsigned long)page->text < PAGE_SIZE)
-			return page;
+	list_for_each_entry_rcu(sa, &op_slot_areas, list, lockdep_is_held(&op_mutex))
+		if (addr - (unsigned long)sa->text < sa->nslots * OP_SLOT_SIZE)
+			return sa;
 	return NULL;
 }
 
-NOKPROBE_SYMBOL(op_slot_page_of);
+NOKPROBE_SYMBOL(op_slot_area_of);
 
-static struct op_slot_page *op_slot_page_new(unsigned long addr, bool near)
+static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 {
-	struct op_slot_page *page = kzalloc(sizeof(*page), GFP_KERNEL);
+	unsigned int nslots;
+	struct op_slot_area *sa;
+	void *area, *text;
 
-	if (!page)
+	area = op_arch_slot_area_alloc(addr, near, &text, &nslots);
+	if (!area)
 		return NULL;
-	page->text = op_arch_slot_page_alloc(addr, near);
-	if (!page->text) {
-		kfree(page);
+	sa = kzalloc(struct_size(sa, owner, nslots), GFP_KERNEL);
+	if (!sa) {
+		op_arch_slot_area_free(area);
 		return NULL;
 	}
-	list_add_rcu(&page->list, &op_slot_pages);
-	return page;
+	sa->area = area;
+	sa->text = text;
+	sa->nslots = nslots;
+	list_add_rcu(&sa->list, &op_slot_areas);
+	return sa;
 }
 
-/* The first run of @n free slots in @page, or -1. */
-static int op_slot_page_fit(const struct op_slot_page *page, unsigned int n)
+/* The first run of @n free slots in @sa, or -1. */
+static int op_slot_area_fit(const struct op_slot_area *sa, unsigned int n)
 {
 	unsigned int i, run = 0;
 
-	for (i = 0; i < OP_SLOTS_PER_PAGE; i++) {
-		run = page->owner[i] ? 0 : run + 1;
+	for (i = 0; i < sa->nslots; i++) {
+		run = sa->owner[i] ? 0 : run + 1;
 		if (run == n)
 			return i + 1 - n;
 	}
@@ -82,7 +90,7 @@ static int op_slot_page_fit(const struct op_slot_page *page, unsigned int n)
  * @site:	the owner
  * @slot:	where to store the address of the space (&site->slot or
  *		&site->detour)
- * @size:	bytes wanted, at most PAGE_SIZE; whole slots are taken
+ * @size:	bytes wanted; whole slots are taken, within one area
  * @near:	the space must be in reach of site->addr
  *		(op_arch_slot_reaches()); otherwise anywhere will do
  *
@@ -92,27 +100,34 @@ static int op_slot_page_fit(const struct op_slot_page *page, unsigned int n)
 int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 {
 	unsigned int i, n = DIV_ROUND_UP(size, OP_SLOT_SIZE);
-	struct op_slot_page *page;
+	struct op_slot_area *sa;
 	int first;
 
 	lockdep_assert_held(&op_mutex);
-	list_for_each_entry(page, &op_slot_pages, list) {
-		if (near && !op_arch_slot_reaches(page->text, site->addr))
+	list_for_each_entry(sa, &op_slot_areas, list) {
+		if (near && !op_arch_slot_reaches(sa->text, site->addr))
 			continue;
-		first = op_slot_page_fit(page, n);
+		first = op_slot_area_fit(sa, n);
 		if (first >= 0)
 			goto found;
 	}
-	page = op_slot_page_new(site->addr, near);
-	if (!page)
+	sa = op_slot_area_new(site->addr, near);
+	if (!sa)
 		return -ENOMEM;
-	first = 0;
+	first = op_slot_area_fit(sa, n);
+	if (first < 0) {
+		list_del_rcu(&sa->list);
+		synchronize_rcu();
+		op_arch_slot_area_free(sa->area);
+		kfree(sa);
+		return -ENOMEM;
+	}
 found:
-	page->used += n;
-	*slot = page->text + first * OP_SLOT_SIZE;
+	sa->used += n;
+	*slot = sa->text + first * OP_SLOT_SIZE;
 	/* Published before the site is armed or optimized, which orders it. */
 	for (i = first; i < first + n; i++)
-		WRITE_ONCE(page->owner[i], site);
+		WRITE_ONCE(sa->owner[i], site);
 	return 0;
 }
 
@@ -125,11 +140,11 @@ found:
  */
 struct op_site *op_slot_owner(unsigned long addr)
 {
-	struct op_slot_page *page = op_slot_page_of(addr);
+	struct op_slot_area *sa = op_slot_area_of(addr);
 
-	if (!page)
+	if (!sa)
 		return NULL;
-	return READ_ONCE(page->owner[(addr - (unsigned long)page->text) / OP_SLOT_SIZE]);
+	return READ_ONCE(sa->owner[(addr - (unsigned long)sa->text) / OP_SLOT_SIZE]);
 }
 
 NOKPROBE_SYMBOL(op_slot_owner);
@@ -137,13 +152,12 @@ NOKPROBE_SYMBOL(op_slot_owner);
 /* Give back the slot space at @slot, which @site owns. */
 static void op_slot_free(struct op_site *site, void *slot)
 {
-	struct op_slot_page *page = op_slot_page_of((unsigned long)slot);
+	struct op_slot_area *sa = op_slot_area_of((unsigned long)slot);
 	unsigned int i;
 
-	for (i = (slot - page->text) / OP_SLOT_SIZE;
-	     i < OP_SLOTS_PER_PAGE && page->owner[i] == site; i++) {
-		WRITE_ONCE(page->owner[i], NULL);
-		page->used--;
+	for (i = (slot - sa->text) / OP_SLOT_SIZE; i < sa->nslots && sa->owner[i] == site; i++) {
+		WRITE_ONCE(sa->owner[i], NULL);
+		sa->used--;
 	}
 }
 
@@ -151,7 +165,7 @@ static void op_slot_free(struct op_site *site, void *slot)
  * op_slots_release() - free the slots of sites no task can be inside
  * @sites:	sites on their ->release lists, past op_quiesce()
  *
- * Both a site's slot and its detour go.  Pages left without owners are
+ * Both a site's slot and its detour go.  Areas left without owners are
  * freed after one more grace period, for op_slot_owner() lookups that may
  * still be walking past them.
  *
@@ -159,7 +173,7 @@ static void op_slot_free(struct op_site *site, void *slot)
  */
 void op_slots_release(struct list_head *sites)
 {
-	struct op_slot_page *page, *tmp;
+	struct op_slot_area *sa, *tmp;
 	struct op_site *site;
 	LIST_HEAD(empty);
 
@@ -172,29 +186,29 @@ void op_slots_release(struct list_head *sites)
 		site->slot = NULL;
 		site->detour = NULL;
 	}
-	list_for_each_entry_safe(page, tmp, &op_slot_pages, list) {
-		if (page->used)
+	list_for_each_entry_safe(sa, tmp, &op_slot_areas, list) {
+		if (sa->used)
 			continue;
 		/* ->list stays intact for readers still walking it */
-		list_del_rcu(&page->list);
-		list_add(&page->free, &empty);
+		list_del_rcu(&sa->list);
+		list_add(&sa->free, &empty);
 	}
 	if (list_empty(&empty))
 		return;
 	synchronize_rcu();
-	list_for_each_entry_safe(page, tmp, &empty, free) {
-		op_arch_slot_page_free(page->text);
-		kfree(page);
+	list_for_each_entry_safe(sa, tmp, &empty, free) {
+		op_arch_slot_area_free(sa->area);
+		kfree(sa);
 	}
 }
 
-/* Debugfs: one line per slot page. */
+/* Debugfs: one line per slot area: its slots' address and bytes, slots used/total. */
 void op_slots_show(struct seq_file *m)
 {
-	struct op_slot_page *page;
+	struct op_slot_area *sa;
 
 	lockdep_assert_held(&op_mutex);
-	list_for_each_entry(page, &op_slot_pages, list)
-		seq_printf(m, "0x%lx %lu %u/%lu\n", (unsigned long)page->text,
-			   PAGE_SIZE, page->used, OP_SLOTS_PER_PAGE);
+	list_for_each_entry(sa, &op_slot_areas, list)
+		seq_printf(m, "0x%lx %u %u/%u\n", (unsigned long)sa->text,
+			   sa->nslots * OP_SLOT_SIZE, sa->used, sa->nslots);
 }

@@ -16,9 +16,8 @@
  *  - Branches (and addpcis) stay traps, with a reason.
  *  - A function no detour can reach (optprobe_target_ppc_far.ko) stays a
  *    trap, with a reason.
- *  - Kernel text is optimized while the kernel's detour area is free for
- *    optprobe; the kernel keeps it once it optimized a kprobe of its own,
- *    which then is the reason.
+ *  - Kernel text is optimized, in slots of the kernel's own detour cache
+ *    (more in optprobe_test_ppc_core.c).
  *  - Pre handlers redirect, change registers, post handlers run, change
  *    registers and move the instruction pointer, in optimized mode; a post
  *    handler arriving on an optimized site switches the detour's post call
@@ -342,7 +341,6 @@ static void check_far(struct ktap *t)
 		   seen.pre_hits, seen.post_hits);
 }
 
-#define KERNEL_AREA_HELD	"the kernel's kprobes hold the kernel's detour area (optinsn_slot)"
 #define NR_CALLS		10
 
 static unsigned int counted;
@@ -378,17 +376,10 @@ static void check_kernel_text(struct ktap *t)
 		mode = optprobe_mode(&p);
 		optprobe_unregister(&p);
 	}
-	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED ||
-		   (mode == OPTPROBE_MODE_TRAP && !strcmp(reason, KERNEL_AREA_HELD)),
-		   "kernel_text_optimized_or_area_held", "register %d at %pS, mode %d: %s", ret,
-		   (void *)addr, mode, reason);
+	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED, "kernel_text_optimized",
+		   "register %d at %pS, mode %d: %s", ret, (void *)addr, mode, reason);
 	ktap_check(t, !wrong && counted == NR_CALLS, "kernel_text_hits_exact",
 		   "%lu wrong results, %u hits for %u calls", wrong, counted, NR_CALLS);
-	if (mode != OPTPROBE_MODE_OPTIMIZED) {
-		for (i = 0; i < CLASS_CHECKS; i++)
-			ktap_skip(t, "kernel_gcd_optimized", KERNEL_AREA_HELD);
-		return;
-	}
 	c.offset = addr - (unsigned long)gcd;
 	check_class(t, &c);
 }
