@@ -45,58 +45,27 @@
  */
 #define OP_PPC_PCREL_MAX	((1L << 33) - SZ_32M)
 
-/* A detour being built: its words and where they will be. */
-struct op_ppc_detour {
-	u32 words[OP_PPC_DETOUR_WORDS];
-	unsigned int n;
-	unsigned long at;
-};
-
-static void op_ppc_emit(struct op_ppc_detour *d, u32 word)
+/*
+ * The veneer at @at, the start of a slot area that will hold stubs: the
+ * stubs there reach it with a "bl", it reaches the body anywhere.
+ */
+void op_ppc_veneer_write(void *at)
 {
-	d->words[d->n++] = word;
-}
+	unsigned long fn = (unsigned long)op_ppc_detour_entry;
+	const u32 veneer[OP_PPC_VENEER_WORDS] = {
+		PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(link)),
+		OP_PPC_MFCTR(12),
+		PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(ctr)),
+		PPC_RAW_LIS(12, fn >> 48),
+		PPC_RAW_ORI(12, 12, (fn >> 32) & 0xffff),
+		PPC_RAW_RLDICR(12, 12, 32, 31),
+		PPC_RAW_ORIS(12, 12, (fn >> 16) & 0xffff),
+		PPC_RAW_ORI(12, 12, fn & 0xffff),
+		PPC_RAW_MTCTR(12),
+		PPC_RAW_BCTR(),
+	};
 
-static unsigned long op_ppc_here(const struct op_ppc_detour *d)
-{
-	return d->at + d->n * sizeof(u32);
-}
-
-/* A call of a trampoline that leaves r1, r12, LR and CTR as they were. */
-static void op_ppc_emit_call(struct op_ppc_detour *d, void (*entry)(void))
-{
-	unsigned long fn = (unsigned long)entry;
-
-	op_ppc_emit(d, PPC_RAW_STDU(1, 1, -STACK_INT_FRAME_SIZE));
-	op_ppc_emit(d, PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(gpr[12])));
-	op_ppc_emit(d, PPC_RAW_MFLR(12));
-	op_ppc_emit(d, PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(link)));
-	op_ppc_emit(d, OP_PPC_MFCTR(12));
-	op_ppc_emit(d, PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(ctr)));
-	op_ppc_emit(d, PPC_RAW_LIS(12, fn >> 48));
-	op_ppc_emit(d, PPC_RAW_ORI(12, 12, fn >> 32));
-	op_ppc_emit(d, PPC_RAW_RLDICR(12, 12, 32, 31));
-	op_ppc_emit(d, PPC_RAW_ORIS(12, 12, fn >> 16));
-	op_ppc_emit(d, PPC_RAW_ORI(12, 12, fn));
-	op_ppc_emit(d, PPC_RAW_MTCTR(12));
-	op_ppc_emit(d, PPC_RAW_BCTRL());
-	op_ppc_emit(d, PPC_RAW_LD(12, 1, OP_PPC_FRAME_REG(link)));
-	op_ppc_emit(d, PPC_RAW_MTLR(12));
-	op_ppc_emit(d, PPC_RAW_LD(12, 1, OP_PPC_FRAME_REG(ctr)));
-	op_ppc_emit(d, PPC_RAW_MTCTR(12));
-	op_ppc_emit(d, PPC_RAW_LD(12, 1, OP_PPC_FRAME_REG(gpr[12])));
-	op_ppc_emit(d, PPC_RAW_LD(1, 1, OP_PPC_FRAME_REG(gpr[1])));
-}
-
-/* "b @target" from the next word; false if out of reach. */
-static bool op_ppc_emit_branch(struct op_ppc_detour *d, unsigned long target)
-{
-	ppc_inst_t b;
-
-	if (create_branch(&b, (u32 *)op_ppc_here(d), target, 0))
-		return false;
-	op_ppc_emit(d, ppc_inst_val(b));
-	return true;
+	op_arch_slot_write(at, veneer, sizeof(veneer));
 }
 
 static unsigned long op_ppc_next(const struct op_site *site)
@@ -104,48 +73,54 @@ static unsigned long op_ppc_next(const struct op_site *site)
 	return site->addr + ppc_inst_len(site->arch.insn);
 }
 
-/* The post switch: fall into the post handlers' call, or branch back. */
+/* The post switch: trap into the post handlers, or branch back. */
 static ppc_inst_t op_ppc_post_switch(const struct op_site *site)
 {
 	unsigned long at = (unsigned long)site->detour + site->arch.post_switch;
 	ppc_inst_t insn;
 
 	if (site->post)
-		return ppc_inst(PPC_RAW_NOP());
-	/* in reach: checked when the detour was written */
+		return ppc_inst(BREAKPOINT_INSTRUCTION);
+	/* in reach: checked when the stub was written */
 	create_branch(&insn, (u32 *)at, op_ppc_next(site), 0);
 	return insn;
 }
 
 /*
- * Build the detour of @site at site->detour, and where its post switch is;
- * -ERANGE if a branch cannot reach.
+ * Build the stub of @site, at site->detour, in @w; its length in words,
+ * or -ERANGE if a branch cannot reach.  Sets site->arch.post_switch.
  */
-static int op_ppc_detour_build(struct op_site *site, struct op_ppc_detour *d,
-			       unsigned int *post_switch)
+static int op_ppc_stub_build(struct op_site *site, u32 *w)
 {
-	ppc_inst_t insn = site->arch.insn, copy;
+	unsigned long at = (unsigned long)site->detour;
+	unsigned long owner = (unsigned long)site;
+	unsigned int post_switch;
+	ppc_inst_t b, copy;
 
-	d->n = 0;
-	d->at = (unsigned long)site->detour;
-	op_ppc_emit_call(d, op_ppc_detour_pre_entry);
-	/* a prefixed instruction must not cross a 64-byte boundary */
-	if (ppc_inst_prefixed(insn) && (op_ppc_here(d) & 63) == 60)
-		op_ppc_emit(d, PPC_RAW_NOP());
-	if (op_ppc_relocate(insn, site->addr, op_ppc_here(d), &copy))
+	w[0] = PPC_RAW_STDU(1, 1, -STACK_INT_FRAME_SIZE);
+	w[1] = PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(gpr[12]));
+	w[2] = PPC_RAW_MFLR(12);
+	if (create_branch(&b, (u32 *)(at + 12), (unsigned long)op_slot_area(site->detour),
+			  BRANCH_SET_LINK))
 		return -ERANGE;
-	op_ppc_emit(d, ppc_inst_val(copy));
-	if (ppc_inst_prefixed(copy))
-		op_ppc_emit(d, ppc_inst_suffix(copy));
-	*post_switch = op_ppc_here(d) - d->at;
-	if (!op_ppc_emit_branch(d, op_ppc_next(site)))
+	w[3] = ppc_inst_val(b);
+	/* little-endian: the doubleword the C half reads at the return address */
+	w[OP_PPC_STUB_SITE / 4] = lower_32_bits(owner);
+	w[OP_PPC_STUB_SITE / 4 + 1] = upper_32_bits(owner);
+	w[6] = PPC_RAW_LD(12, 1, OP_PPC_FRAME_REG(ctr));
+	w[7] = PPC_RAW_MTCTR(12);
+	w[8] = PPC_RAW_LD(12, 1, OP_PPC_FRAME_REG(gpr[12]));
+	w[9] = PPC_RAW_LD(1, 1, OP_PPC_FRAME_REG(gpr[1]));
+	if (op_ppc_relocate(site->arch.insn, site->addr, at + OP_PPC_STUB_COPY, &copy))
 		return -ERANGE;
-	op_ppc_emit_call(d, op_ppc_detour_post_entry);
-	if (!op_ppc_emit_branch(d, op_ppc_next(site)))
+	w[OP_PPC_STUB_COPY / 4] = ppc_inst_val(copy);
+	w[OP_PPC_STUB_COPY / 4 + 1] = ppc_inst_suffix(copy);
+	post_switch = OP_PPC_STUB_COPY + ppc_inst_len(copy);
+	if (create_branch(&b, (u32 *)(at + post_switch), op_ppc_next(site), 0))
 		return -ERANGE;
-	if (site->post)
-		d->words[*post_switch / sizeof(u32)] = PPC_RAW_NOP();
-	return 0;
+	site->arch.post_switch = post_switch;
+	w[post_switch / 4] = ppc_inst_val(op_ppc_post_switch(site));
+	return post_switch / 4 + 1;
 }
 
 /* Why the instruction of @site cannot run from a detour, or NULL. */
@@ -168,28 +143,34 @@ static const char *op_ppc_opt_refusal(const struct op_site *site)
 	return NULL;
 }
 
-/* Allocate and write the detour of @site. */
+/* Allocate and write the stub of @site. */
 static int op_ppc_detour_new(struct op_site *site)
 {
-	unsigned int post_switch;
-	struct op_ppc_detour d;
+	u32 w[OP_PPC_STUB_WORDS];
 	ppc_inst_t b;
-	int ret;
+	int ret, n;
 
-	ret = op_slot_alloc(site, &site->detour, OP_PPC_DETOUR_SIZE, true);
+	ret = op_slot_alloc(site, &site->detour, OP_PPC_STUB_SIZE(ppc_inst_len(site->arch.insn)),
+			    true);
 	if (ret) {
 		site->reason = op_ppc_no_area(site);
 		return -EAGAIN;
 	}
 	/* both ways: the slot area reaches by construction; checked all the same */
-	ret = op_ppc_detour_build(site, &d, &post_switch);
-	if (ret || create_branch(&b, (u32 *)site->addr, (unsigned long)site->detour, 0)) {
+	n = op_ppc_stub_build(site, w);
+	if (n < 0 || create_branch(&b, (u32 *)site->addr, (unsigned long)site->detour, 0)) {
 		/* the slots stay with the site, unused, until it is freed */
+		site->arch.post_switch = 0;
 		site->reason = "its detour is out of branch range";
 		return -ERANGE;
 	}
-	op_arch_slot_write(site->detour, d.words, d.n * sizeof(u32));
-	site->arch.post_switch = post_switch;
+	/*
+	 * Written as instructions: a word of the site's address that looks
+	 * like a prefix goes with the next one, the rest of the address or
+	 * an instruction, which puts the same bytes in place.  The last word,
+	 * the post switch, is never one.
+	 */
+	op_arch_slot_write(site->detour, w, n * sizeof(u32));
 	return 0;
 }
 
@@ -320,8 +301,8 @@ const char *op_arch_opt_blocked(const struct op_site *site)
 }
 
 /*
- * Run the post handlers from the detour or not: one word, the post switch,
- * changes, so a CPU inside the detour takes the old way or the new one.
+ * Run the post handlers from the stub or not: one word, the post switch,
+ * changes, so a CPU inside the stub takes the old way or the new one.
  * Nothing is boosted: the trap path runs post handlers from the trap after
  * the slot's copy, which is always there.
  */

@@ -229,13 +229,13 @@ static void *op_ppc_page_near(unsigned long addr)
 }
 
 /*
- * A slot of the kernel's detour cache for kernel text at @addr, its
- * OP_SLOT_SIZE-aligned part cut into slots.  Its words are left as they
- * are: nothing branches to a part of it that optprobe has not written.
+ * A slot of the kernel's detour cache for kernel text at @addr: the
+ * veneer of the stubs it will hold at its start, then OP_SLOT_SIZE-aligned
+ * slots.  Its other words are left as they are: nothing branches there.
  */
 static void *op_ppc_core_area(unsigned long addr, void **slots, unsigned int *nslots)
 {
-	void *area, *end;
+	void *area;
 	size_t size;
 
 	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, addr))
@@ -247,12 +247,18 @@ static void *op_ppc_core_area(unsigned long addr, void **slots, unsigned int *ns
 		op_ppc_core_slot_put(area);
 		return NULL;
 	}
-	*slots = PTR_ALIGN(area, OP_SLOT_SIZE);
-	end = PTR_ALIGN_DOWN(area + size, OP_SLOT_SIZE);
-	*nslots = (end - *slots) / OP_SLOT_SIZE;
+	op_ppc_veneer_write(area);
+	*slots = PTR_ALIGN(area + OP_PPC_VENEER_SIZE, OP_SLOT_SIZE);
+	*nslots = (area + size - *slots) / OP_SLOT_SIZE;
 	return area;
 }
 
+/*
+ * Near kernel text, a slot of the kernel's cache; near module text, or
+ * anywhere for trap-mode slots, a page.  Every area starts with the
+ * veneer of the stubs it may hold: a page allocated anywhere may turn out
+ * to be in reach of a probe, and serve its stub.
+ */
 void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots)
 {
 	void *page;
@@ -267,8 +273,9 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsig
 	}
 	if (!page)
 		return NULL;
-	*slots = page;
-	*nslots = PAGE_SIZE / OP_SLOT_SIZE;
+	op_ppc_veneer_write(page);
+	*slots = page + ALIGN(OP_PPC_VENEER_SIZE, OP_SLOT_SIZE);
+	*nslots = (page + PAGE_SIZE - *slots) / OP_SLOT_SIZE;
 	return page;
 }
 

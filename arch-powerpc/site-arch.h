@@ -8,34 +8,42 @@
  * every site has.
  *
  * A jump-optimized site replaces its one instruction with a "b" to its
- * detour, within +-32 MB (OP_PPC_REACH).  The detour, written per site,
- * calls the trampolines of tramp.S, which save and restore a struct
- * pt_regs below the red zone, and runs the instruction in place:
+ * detour, within +-32 MB (OP_PPC_REACH).  A detour is split in three, so
+ * that many fit in the little space there is near kernel text (slots of
+ * the kernel's own detour cache, 436 bytes each):
  *
- *	call(op_ppc_detour_pre_entry)	the pre handlers
- *	[nop]				so a prefixed copy does not cross 64 bytes
- *	<the instruction>		pc-relative operands re-targeted
- *	b addr + len | nop		the post switch: nop while post handlers run
- *	call(op_ppc_detour_post_entry)	the post handlers
- *	b addr + len
+ *  - a stub per site, in a slot area in reach of the site, 16-byte aligned
+ *    (so the copy, at +40, never makes a prefixed instruction cross 64
+ *    bytes): 48 bytes, 64 with a prefixed instruction
  *
- * where call(entry) is 19 words that touch nothing but r1, r12, LR and CTR,
- * and leave them as they were:
+ *	+0   stdu  r1,-STACK_INT_FRAME_SIZE(r1)	below the red zone
+ *	+4   std   r12,GPR12(r1)
+ *	+8   mflr  r12
+ *	+12  bl    veneer
+ *	+16  .8byte site			the C half reads it at LR
+ *	+24  ld    r12,_CTR(r1)			the body returns here
+ *	+28  mtctr r12
+ *	+32  ld    r12,GPR12(r1)
+ *	+36  ld    r1,GPR1(r1)
+ *	+40  <the instruction>			pc-relative operands re-targeted
+ *	+44  b addr + len | trap		the post switch: trap for post handlers
  *
- *	stdu  r1,-STACK_INT_FRAME_SIZE(r1)	the red zone stays below the old r1
- *	std   r12,GPR12(r1)
- *	mflr  r12;  std r12,_LINK(r1)
- *	mfctr r12;  std r12,_CTR(r1)
- *	<r12 = entry, 5 words>;  mtctr r12;  bctrl
- *	ld    r12,_LINK(r1);  mtlr r12
- *	ld    r12,_CTR(r1);  mtctr r12
- *	ld    r12,GPR12(r1)
- *	ld    r1,GPR1(r1)
+ *  - a veneer per slot area, at its start (10 words), shared by the stubs
+ *    there, which reach it with a "bl":
  *
- * The trampolines are in optprobe's module text, out of a branch's reach
- * from the kernel-text detour area: the detour calls them through CTR,
- * with r12 holding the entry as ELFv2 wants.  The return address into the
- * detour names the site (op_slot_owner()).
+ *	std   r12,_LINK(r1);  mfctr r12;  std r12,_CTR(r1)
+ *	<r12 = op_ppc_detour_entry, 5 words>;  mtctr r12;  bctr
+ *
+ *  - the body, op_ppc_detour_entry in tramp.S, in optprobe's module text,
+ *    out of a branch's reach from kernel text: it saves the other
+ *    registers into the struct pt_regs the frame holds, calls the pre
+ *    handlers (trap.c), restores all registers but r1, r12 and CTR, and
+ *    branches back to stub + 24 through CTR, where the stub restores
+ *    those three.  Handlers may change any of them.
+ *
+ * Post handlers run from the trap at the post switch, as on the trap path
+ * (the trap after a slot's copy): the same registers, one word to switch
+ * them on and off, nothing more per stub.
  */
 #ifndef OPTPROBE_SITE_ARCH_H
 #define OPTPROBE_SITE_ARCH_H
@@ -62,16 +70,21 @@
  */
 #define OP_PPC_REACH		((long)(SZ_32M - PAGE_SIZE))
 
-#define OP_PPC_CALL_WORDS	19
-/* two calls, a nop, a prefixed instruction, the post switch, the branch back */
-#define OP_PPC_DETOUR_WORDS	(2 * OP_PPC_CALL_WORDS + 1 + 2 + 1 + 1)
-#define OP_PPC_DETOUR_SIZE	(OP_PPC_DETOUR_WORDS * sizeof(u32))
+/* The stub: where its site is, its copy, and how long it is for a @len-byte copy. */
+#define OP_PPC_STUB_SITE	16
+#define OP_PPC_STUB_COPY	40
+#define OP_PPC_STUB_SIZE(len)	(OP_PPC_STUB_COPY + (len) + sizeof(u32))
+#define OP_PPC_STUB_WORDS	(OP_PPC_STUB_SIZE(8) / sizeof(u32))
+
+/* The veneer at the start of a slot area that holds stubs; slots follow it. */
+#define OP_PPC_VENEER_WORDS	10
+#define OP_PPC_VENEER_SIZE	(OP_PPC_VENEER_WORDS * sizeof(u32))
 
 struct op_arch_site {
 	/* the original: one word, or a prefix and its suffix (ppc_inst_len()) */
 	ppc_inst_t insn;
 	/* jump optimization */
-	u16 post_switch;	/* its offset in the detour; 0 until the detour is written */
+	u16 post_switch;	/* its offset in the stub; 0 until the stub is written */
 	bool to_detour;		/* trap hits go to the detour */
 };
 
@@ -99,11 +112,12 @@ int op_ppc_core_cache_used(unsigned int *optprobe);
 int op_ppc_core_set_share(int slots);
 int op_ppc_core_set_test_fail(bool fail);
 
-/* tramp.S and its C halves in trap.c */
-void op_ppc_detour_pre_entry(void);
-void op_ppc_detour_post_entry(void);
+/* optimize.c */
+void op_ppc_veneer_write(void *at);
+
+/* tramp.S and its C half in trap.c */
+void op_ppc_detour_entry(void);
 extern const u32 op_ppc_detour_redirect[];
-int op_ppc_detour_pre(struct pt_regs *regs, unsigned long from);
-int op_ppc_detour_post(struct pt_regs *regs, unsigned long from);
+int op_ppc_detour_pre(struct pt_regs *regs, struct op_site **stub_site);
 
 #endif /* OPTPROBE_SITE_ARCH_H */

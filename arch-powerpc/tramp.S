@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The trampolines a detour calls (see site-arch.h).  A detour enters one
- * with "bctrl": r12 = its entry, LR = the return address into the detour,
- * r1 = the detour's frame, a struct pt_regs at STACK_FRAME_OVERHEAD with
- * r12, LR and CTR already in it.  The trampoline saves the rest as a
- * program check from kernel mode would have it, sets up optprobe's TOC
- * pointer and hands the registers and the return address to its C half
- * (trap.c).
+ * The shared body of every detour (layout in site-arch.h).  A stub enters
+ * it through its slot area's veneer: r1 = the stub's frame, a struct
+ * pt_regs at STACK_FRAME_OVERHEAD with r12, LR and CTR already in it;
+ * r12 = CTR = op_ppc_detour_entry; LR = the stub's address of its site.
+ * The body saves the rest as a program check from kernel mode would have
+ * it, sets up optprobe's TOC pointer and hands the registers and the
+ * stub's site to its C half (trap.c).
  *
- * The C half returns 0: every register but r1, r12, LR and CTR is loaded
- * from pt_regs, where handlers may have changed them, and the trampoline
- * returns to the detour, which loads those four.  Or it returns non-zero:
- * a handler moved the instruction pointer.  The trampoline then traps at
- * op_ppc_detour_redirect, where op_ppc_trap() has the kernel's interrupt
- * return load every register from pt_regs and resume at regs->nip: only
- * an interrupt return can set all of them and branch anywhere.
+ * The C half returns 0: every register but r1, r12 and CTR is loaded
+ * from pt_regs, where handlers may have changed them, and the body
+ * branches back into the stub through CTR, past the site's address; the
+ * stub loads those three.  Or it returns non-zero: a handler moved the
+ * instruction pointer.  The body then traps at op_ppc_detour_redirect,
+ * where op_ppc_trap() has the kernel's interrupt return load every
+ * register from pt_regs and resume at regs->nip: only an interrupt return
+ * can set all of them and branch anywhere.
  *
  * r13 (the paca) is saved for handlers, never loaded: as on the kernel's
  * own interrupt return.
@@ -26,8 +27,8 @@
 #include <asm/ptrace.h>
 #include <asm/reg.h>
 
-.macro OP_PPC_TRAMPOLINE name, handler
-_GLOBAL(\name)
+	.text
+_GLOBAL(op_ppc_detour_entry)
 	SAVE_GPR(0, r1)
 	SAVE_GPRS(2, 11, r1)
 	SAVE_GPRS(13, 31, r1)
@@ -56,16 +57,20 @@ _GLOBAL(\name)
 	/* a stack dump shows the probed code's registers, as for an interrupt */
 	LOAD_REG_IMMEDIATE(r0, STACK_FRAME_REGS_MARKER)
 	std	r0,STACK_FRAME_OVERHEAD-16(r1)
-	addis	r2,r12,(.TOC.-\name)@ha
-	addi	r2,r2,(.TOC.-\name)@l
+	addis	r2,r12,(.TOC.-op_ppc_detour_entry)@ha
+	addi	r2,r2,(.TOC.-op_ppc_detour_entry)@l
 	/* non-volatile: kept across the call, and loaded from pt_regs after */
 	mflr	r31
 	addi	r3,r1,STACK_FRAME_OVERHEAD
 	mr	r4,r31
-	bl	\handler
+	bl	op_ppc_detour_pre
 	cmpdi	r3,0
 	bne-	.Lredirect
-	mtlr	r31
+	/* back into the stub, past its site's address */
+	addi	r0,r31,8
+	mtctr	r0
+	ld	r0,_LINK(r1)
+	mtlr	r0
 	ld	r0,_CCR(r1)
 	mtcr	r0
 	ld	r0,_XER(r1)
@@ -73,13 +78,8 @@ _GLOBAL(\name)
 	REST_GPR(0, r1)
 	REST_GPRS(2, 11, r1)
 	REST_GPRS(14, 31, r1)
-	blr
-_ASM_NOKPROBE_SYMBOL(\name)
-.endm
-
-	.text
-OP_PPC_TRAMPOLINE op_ppc_detour_pre_entry, op_ppc_detour_pre
-OP_PPC_TRAMPOLINE op_ppc_detour_post_entry, op_ppc_detour_post
+	bctr
+_ASM_NOKPROBE_SYMBOL(op_ppc_detour_entry)
 
 	/* global for op_ppc_trap(); branched to by a local name, resolved here */
 	.globl	op_ppc_detour_redirect

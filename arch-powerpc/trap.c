@@ -18,9 +18,10 @@
  * interrupt may come, and probes may hit, while a CPU runs the copy.
  *
  * A site prepared for jump optimization sends its trap hits to its detour
- * (optimize.c), whose trampolines (tramp.S) call the C halves below; a
- * third trap of ours, op_ppc_detour_redirect, resumes where a handler in
- * a detour moved the instruction pointer.
+ * (optimize.c), whose body (tramp.S) calls the C half below; two more
+ * traps are ours: a stub's post switch while post handlers run, which
+ * then works as the trap after a slot's copy, and op_ppc_detour_redirect,
+ * which resumes where a handler in a detour moved the instruction pointer.
  *
  * A trap that another CPU removes while this one takes it is retried:
  * kprobe_handler() does so when it finds the original back in place, and
@@ -100,10 +101,12 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 		return NOTIFY_STOP;
 	}
 
+	/* the trap after a slot's copy, or a stub's post switch */
 	site = op_slot_owner(addr);
 	if (site) {
 		len = ppc_inst_len(site->arch.insn);
-		if (addr != (unsigned long)site->slot + len)
+		if (addr != (unsigned long)site->slot + len &&
+		    (!site->detour || addr != (unsigned long)site->detour + site->arch.post_switch))
 			return NOTIFY_DONE;
 		regs_set_return_ip(regs, site->addr + len);
 		op_dispatch_post(site, regs);
@@ -124,28 +127,29 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 NOKPROBE_SYMBOL(op_ppc_trap);
 
 /*
- * The C halves of the trampolines.  @regs is saved as the trap path saves
- * it but for nip, which is set here; @from, the return address into the
- * detour, names the site.  Preemption is disabled only inside these C
- * halves; the rest of the detour runs as the probed code would, with
- * interrupts on.  Whether the detour may be freed meanwhile: no.  On a
- * kernel that cannot preempt tasks (Debian's ppc64le kernel is
+ * The C half of the detours' body (tramp.S).  @regs is saved as the trap
+ * path saves it but for nip, which is set here; @stub_site, the return
+ * address into the stub, holds the site's address.  Preemption is
+ * disabled only here; the rest of the detour runs as the probed code
+ * would, with interrupts on.  Whether the detour may be freed meanwhile:
+ * no.  On a kernel that cannot preempt tasks (Debian's ppc64le kernel is
  * PREEMPT_VOLUNTARY, without tasks-RCU), an interrupt returns to the task
  * inside the detour, which runs it to its end before it can be switched
  * out: it holds off the RCU grace period that precedes freeing.  Where
  * tasks can be preempted inside a detour only a tasks-RCU grace period
  * waits for them; op_quiesce() waits for one there, and optprobe does not
  * load without tasks-RCU (preempt-policy.h).
+ *
+ * The pre handlers run here, and may redirect; the post handlers from the
+ * trap at the stub's post switch (op_ppc_trap()).
  */
-
-/* At the detour's start: the pre handlers, which may redirect. */
-int notrace op_ppc_detour_pre(struct pt_regs *regs, unsigned long from)
+int notrace op_ppc_detour_pre(struct pt_regs *regs, struct op_site **stub_site)
 {
 	struct op_site *site;
 	int redirect;
 
 	preempt_disable_notrace();
-	site = op_slot_owner(from);
+	site = READ_ONCE(*stub_site);
 	regs->nip = site->addr;
 	redirect = op_dispatch_pre(site, regs);
 	preempt_enable_notrace();
@@ -153,24 +157,6 @@ int notrace op_ppc_detour_pre(struct pt_regs *regs, unsigned long from)
 }
 
 NOKPROBE_SYMBOL(op_ppc_detour_pre);
-
-/*
- * After the instruction: the post handlers.  Never a redirect: execution
- * goes on after the instruction in every mode (op_dispatch_post()).
- */
-int notrace op_ppc_detour_post(struct pt_regs *regs, unsigned long from)
-{
-	struct op_site *site;
-
-	preempt_disable_notrace();
-	site = op_slot_owner(from);
-	regs->nip = site->addr + ppc_inst_len(site->arch.insn);
-	op_dispatch_post(site, regs);
-	preempt_enable_notrace();
-	return 0;
-}
-
-NOKPROBE_SYMBOL(op_ppc_detour_post);
 
 /*
  * First in the chain but for the notifiers registered at boot with the

@@ -80,9 +80,12 @@ struct op_site *op_site_lookup(unsigned long addr);
  * Slots, for the backends: op_slot_alloc() gives @site slot space for its
  * out-of-line copy (&site->slot) or its detour (&site->detour);
  * op_slot_owner() finds, on the hit path, the site whose slot space holds
- * @addr.  Both are freed with the site.
+ * @addr.  Both are freed with the site.  op_slot_area() is the start of
+ * the area holding a slot, as op_arch_slot_area_alloc() returned it, for
+ * what the backend keeps there besides slots.
  */
 int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near);
 struct op_site *op_slot_owner(unsigned long addr);
+void *op_slot_area(const void *slot);
 
 #endif /* OPTPROBE_SITE_H */

@@ -149,6 +149,19 @@ struct op_site *op_slot_owner(unsigned long addr)
 
 NOKPROBE_SYMBOL(op_slot_owner);
 
+/**
+ * op_slot_area() - the area holding a slot
+ * @slot:	slot space from op_slot_alloc()
+ *
+ * Context: op_mutex held.
+ * Return: the area's start, as op_arch_slot_area_alloc() returned it.
+ */
+void *op_slot_area(const void *slot)
+{
+	lockdep_assert_held(&op_mutex);
+	return op_slot_area_of((unsigned long)slot)->area;
+}
+
 /* Give back the slot space at @slot, which @site owns. */
 static void op_slot_free(struct op_site *site, void *slot)
 {
