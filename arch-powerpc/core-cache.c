@@ -356,7 +356,8 @@ EXPORT_SYMBOL_NS_GPL(op_ppc_core_set_test_fail, OPTPROBE_INTERNAL);
  */
 static int core_cache_show(struct seq_file *m, void *v)
 {
-	unsigned int used, total;
+	unsigned int used, total, stubs = 0;
+	struct op_site *site;
 
 	mutex_lock(&op_mutex);
 	if (!op_ppc_cache) {
@@ -365,6 +366,8 @@ static int core_cache_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	used = op_ppc_cache_used(&total);
+	list_for_each_entry(site, &op_all_sites, all)
+		stubs += site->detour && op_ksyms.core_kernel_text((unsigned long)site->detour);
 	seq_printf(m, "cache: 0x%lx kprobe_optinsn_slots\n", (unsigned long)op_ppc_cache);
 	seq_printf(m, "found: TOC references decoded at %u of 3 kernel call sites, fields checked\n",
 		   op_ppc_cache_votes);
@@ -374,6 +377,7 @@ static int core_cache_show(struct seq_file *m, void *v)
 	seq_printf(m, "optprobe_share: %d\n", op_ppc_core_share);
 	seq_printf(m, "optprobe_used: %u\n", op_ppc_core_held);
 	seq_printf(m, "optprobe_peak: %u\n", op_ppc_core_peak);
+	seq_printf(m, "optprobe_stubs: %u\n", stubs);
 	mutex_unlock(&op_mutex);
 	return 0;
 }
