@@ -102,8 +102,17 @@ static unsigned int op_ppc_cache_used(unsigned int *total)
 	return used;
 }
 
-/* The cache address @func passes to each call of @callee; how many found. */
-static int op_ppc_refs_in(const char *func, u64 callee, u64 *found, unsigned int max)
+/**
+ * op_ppc_refs_in() - the data addresses kernel function @func passes in r3
+ * to each call of @callee (toc-ref.c)
+ * @func:	the function's name
+ * @callee:	the callee's global entry
+ * @found:	the addresses
+ * @max:	room in @found
+ *
+ * Return: how many were found.
+ */
+int op_ppc_refs_in(const char *func, u64 callee, u64 *found, unsigned int max)
 {
 	unsigned long start = op_ksyms.kallsyms_lookup_name(func), size, off;
 	u32 *words;
@@ -122,7 +131,7 @@ static int op_ppc_refs_in(const char *func, u64 callee, u64 *found, unsigned int
 }
 
 /* The one address @found[0..@n) holds, or 0: a function's calls all pass the same. */
-static u64 op_ppc_same(const u64 *found, int n)
+u64 op_ppc_same(const u64 *found, int n)
 {
 	int i;
 

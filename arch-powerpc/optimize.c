@@ -252,6 +252,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 {
 	struct op_site *site, *tmp;
 
+	op_ppc_text_lock();
 	list_for_each_entry_safe(site, tmp, sites, opt_list) {
 		if (!op_ppc_word_is(site, op_ppc_trap_insn(site))) {
 			site->reason = "its text changed while its detour was prepared";
@@ -259,6 +260,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 		}
 	}
 	op_ppc_patch_sites(sites, op_ppc_trap_insn, op_ppc_jump_insn);
+	op_ppc_text_unlock();
 }
 
 /*
@@ -271,10 +273,12 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 {
 	struct op_site *site, *tmp;
 
+	op_ppc_text_lock();
 	list_for_each_entry_safe(site, tmp, sites, opt_list)
 		if (!op_ppc_word_is(site, op_ppc_jump_insn(site)))
 			list_move_tail(&site->opt_list, held);
 	op_ppc_patch_sites(sites, op_ppc_jump_insn, op_ppc_trap_insn);
+	op_ppc_text_unlock();
 }
 
 bool op_arch_detour_reached(const struct op_site *site)

@@ -17,6 +17,8 @@
  * Both are read-only and executable, like the kernel's own kprobe slot
  * pages.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bug.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
@@ -33,13 +35,58 @@
 #include "ksyms.h"
 
 /*
- * The kernel's text_mutex cannot be resolved here (see ksyms-arch.h), so
- * the kernel's kprobes may be registered at the same time.  Every order
- * still leaves the text consistent: a kprobe that reads the trap refuses
- * it (the kernel does not step a trap); one that reads the original before
- * the trap is written owns the trap with the right original, and
- * op_arch_disarm() then leaves it in place.
+ * The kernel's kprobe_mutex, or NULL if it was not found.  Every text
+ * write of the kernel's kprobes is made under it, and the kernel reads a
+ * new kprobe's instruction, then may sleep (taking an instruction slot)
+ * before hashing it, all under it: holding it, get_kprobe() tells of every
+ * kernel kprobe that is or will be written, and none writes meanwhile.
+ * (The kernel's text_mutex, which it also takes, is of no use here: the
+ * kernel's kprobes hash a new kprobe outside it.)
+ *
+ * Without it, every order still leaves the text consistent but one: a
+ * kprobe that reads the trap refuses it (the kernel does not step a trap);
+ * one that reads the original before the trap is written owns the trap
+ * with the right original, and op_arch_disarm() then leaves it in place;
+ * one that reads a jump optimizer is about to take out is caught before
+ * the detour is freed (op_arch_detour_reached()), unless it is hashed
+ * only after that.
  */
+static struct mutex *op_ppc_kprobe_mutex;
+
+void op_ppc_text_lock(void)
+{
+	if (op_ppc_kprobe_mutex)
+		mutex_lock(op_ppc_kprobe_mutex);
+}
+
+void op_ppc_text_unlock(void)
+{
+	if (op_ppc_kprobe_mutex)
+		mutex_unlock(op_ppc_kprobe_mutex);
+}
+
+/*
+ * kprobe_mutex is a data symbol, not in kallsyms without KALLSYMS_ALL:
+ * found as the cache is (core-cache.c), from two functions that lock
+ * nothing else, so every mutex_lock() call of theirs passes it in r3.
+ */
+void __init op_ppc_kprobe_lock_init(void)
+{
+	u64 lock = op_ksyms.kallsyms_lookup_name("mutex_lock"), found[8], a, b;
+
+	a = op_ppc_same(found, op_ppc_refs_in("wait_for_kprobe_optimizer", lock, found,
+					      ARRAY_SIZE(found)));
+	b = op_ppc_same(found, op_ppc_refs_in("kprobe_free_init_mem", lock, found,
+					      ARRAY_SIZE(found)));
+	if (!lock || !a || a != b) {
+		pr_warn("the kernel's kprobe_mutex not found (%llx, %llx): text changes race with the kernel's kprobes\n",
+			a, b);
+		return;
+	}
+	op_ppc_kprobe_mutex = (struct mutex *)a;
+	pr_info("the kernel's kprobe_mutex found (two kernel functions agree)\n");
+}
+
 bool op_ppc_kprobe_at(unsigned long addr)
 {
 	bool found;
@@ -156,13 +203,17 @@ EXPORT_SYMBOL_NS_GPL(op_ppc_tcg_rewrites, OPTPROBE_INTERNAL);
 /* The instruction prepared must still be there, and no kernel kprobe. */
 int op_arch_arm(struct op_site *site)
 {
+	int ret = -EBUSY;
 	u32 now;
 
-	if (copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) ||
-	    now != ppc_inst_val(site->arch.insn) || op_ppc_kprobe_at(site->addr))
-		return -EBUSY;
-	op_ppc_patch(site->addr, ppc_inst(BREAKPOINT_INSTRUCTION));
-	return 0;
+	op_ppc_text_lock();
+	if (!copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) &&
+	    now == ppc_inst_val(site->arch.insn) && !op_ppc_kprobe_at(site->addr)) {
+		op_ppc_patch(site->addr, ppc_inst(BREAKPOINT_INSTRUCTION));
+		ret = 0;
+	}
+	op_ppc_text_unlock();
+	return ret;
 }
 
 /*
@@ -173,10 +224,11 @@ void op_arch_disarm(struct op_site *site)
 {
 	u32 now;
 
-	if (copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) ||
-	    now != BREAKPOINT_INSTRUCTION || op_ppc_kprobe_at(site->addr))
-		return;
-	op_ppc_patch(site->addr, site->arch.insn);
+	op_ppc_text_lock();
+	if (!copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) &&
+	    now == BREAKPOINT_INSTRUCTION && !op_ppc_kprobe_at(site->addr))
+		op_ppc_patch(site->addr, site->arch.insn);
+	op_ppc_text_unlock();
 }
 
 /* @src holds whole instructions: a prefix is written with its suffix. */

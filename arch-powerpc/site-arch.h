@@ -98,12 +98,17 @@ int op_ppc_relocate(ppc_inst_t insn, unsigned long from, unsigned long to, ppc_i
 
 /* patch.c */
 bool op_ppc_kprobe_at(unsigned long addr);
+void op_ppc_kprobe_lock_init(void);
+void op_ppc_text_lock(void);
+void op_ppc_text_unlock(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
 bool op_ppc_set_tcg_rewrite(bool on);
 unsigned long op_ppc_tcg_rewrites(void);
 const char *op_ppc_no_area(const struct op_site *site);
 
 /* core-cache.c */
+int op_ppc_refs_in(const char *func, u64 callee, u64 *found, unsigned int max);
+u64 op_ppc_same(const u64 *found, int n);
 void op_ppc_core_cache_init(void);
 void *op_ppc_core_slot_get(size_t *size);
 void op_ppc_core_slot_put(void *slot);

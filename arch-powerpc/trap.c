@@ -193,6 +193,7 @@ const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
 
 int __init op_arch_init(void)
 {
+	op_ppc_kprobe_lock_init();
 	op_ppc_core_cache_init();
 	return register_die_notifier(&op_ppc_trap_nb);
 }
