@@ -6,6 +6,7 @@
 #include <linux/jump_label.h>
 #include <linux/memory.h>
 #include <linux/perf_event.h>
+#include <linux/rethook.h>
 #include <linux/static_call.h>
 #include <linux/vmalloc.h>
 #include <asm/alternative.h>
@@ -35,6 +36,13 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(set_memory_x)) set_memory_x;
 	/* to have vfree() reset a slot page's permissions */
 	typeof(op_ptr_to(find_vm_area)) find_vm_area;
+	/* the kernel's return hook, for return probes (retprobe.c) */
+	typeof(op_ptr_to(rethook_alloc)) rethook_alloc;
+	typeof(op_ptr_to(rethook_free)) rethook_free;
+	typeof(op_ptr_to(rethook_add_node)) rethook_add_node;
+	typeof(op_ptr_to(rethook_try_get)) rethook_try_get;
+	typeof(op_ptr_to(rethook_recycle)) rethook_recycle;
+	typeof(op_ptr_to(rethook_hook)) rethook_hook;
 };
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

@@ -20,6 +20,12 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(set_memory_ro),
 	OP_ARCH_KSYM(set_memory_x),
 	OP_ARCH_KSYM(find_vm_area),
+	OP_ARCH_KSYM(rethook_alloc),
+	OP_ARCH_KSYM(rethook_free),
+	OP_ARCH_KSYM(rethook_add_node),
+	OP_ARCH_KSYM(rethook_try_get),
+	OP_ARCH_KSYM(rethook_recycle),
+	OP_ARCH_KSYM(rethook_hook),
 };
 
 /* Every member of struct op_arch_ksyms is a pointer with an entry above. */

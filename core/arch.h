@@ -170,4 +170,35 @@ void op_arch_slot_write(void *dst, const void *src, size_t len);
 /* Bytes per slot; a power of two dividing PAGE_SIZE. */
 #define OP_SLOT_SIZE	OP_ARCH_SLOT_SIZE
 
+struct op_ret;
+struct op_ret_inst;
+struct pt_regs;
+
+/*
+ * Return probes: the backend's return hook, called by core/retprobe.c
+ * (types in retprobe.h).  The hit-path ones (get, put, hook) run with
+ * preemption disabled, possibly in NMI.
+ *
+ * op_arch_ret_prepare() - set up @ret->arch with an empty pool.
+ * op_arch_ret_add() - put a new instance into the pool (process context;
+ *	the hit path may take from the pool meanwhile).
+ * op_arch_ret_get() - take an instance from the pool, or NULL.
+ * op_arch_ret_put() - give back an instance that was not hooked.
+ * op_arch_ret_hook() - make the call whose entry @regs are return through
+ *	the backend's trampoline with @inst; false if it cannot (no room to
+ *	remember the call), with @inst not used.
+ * op_arch_ret_release() - free the pool and every instance, all of them
+ *	back in it (process context).
+ * op_arch_ret_task_exit() - current is exiting: its instances will never
+ *	see their return; call op_ret_abandoned() for each, once it is back
+ *	in its pool or in the kernel's hands.
+ */
+int op_arch_ret_prepare(struct op_ret *ret);
+void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst);
+struct op_ret_inst *op_arch_ret_get(struct op_ret *ret);
+void op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst);
+bool op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs);
+void op_arch_ret_release(struct op_ret *ret);
+void op_arch_ret_task_exit(void);
+
 #endif /* OPTPROBE_ARCH_H */

@@ -10,6 +10,9 @@
  *   optimize	1/0: the global jump-optimization switch
  *   boost	1/0: whether probes registered from now on may be boosted
  *   slots	one line per slot area: address, size, slots used/total
+ *   retprobes	one line per return probe: address, symbol+offset of its
+ *		entry, entry mode, calls followed, skipped, missed, in flight,
+ *		pool size
  *   ksyms	one line per kernel symbol resolved at load: its name, and
  *		what kallsyms says is at the address resolved (so name+0x0)
  *
@@ -63,6 +66,13 @@ static int slots_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(slots);
+
+static int retprobes_show(struct seq_file *m, void *v)
+{
+	op_ret_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(retprobes);
 
 static int ksyms_show(struct seq_file *m, void *v)
 {
@@ -140,6 +150,7 @@ int __init op_debugfs_init(void)
 			    &switch_fops);
 	debugfs_create_file("sites", 0400, op_debugfs_dir, NULL, &sites_fops);
 	debugfs_create_file("slots", 0400, op_debugfs_dir, NULL, &slots_fops);
+	debugfs_create_file("retprobes", 0400, op_debugfs_dir, NULL, &retprobes_fops);
 	debugfs_create_file("ksyms", 0400, op_debugfs_dir, NULL, &ksyms_fops);
 	op_arch_debugfs(op_debugfs_dir);
 	return 0;

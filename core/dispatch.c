@@ -6,6 +6,7 @@
 #include <linux/kprobes.h>
 
 #include "dispatch.h"
+#include "retprobe.h"
 
 DEFINE_PER_CPU(bool, op_in_handler);
 
@@ -15,7 +16,7 @@ void op_dispatch_missed(struct op_site *site)
 
 	list_for_each_entry_rcu(p, &site->probes, list)
 		if (!READ_ONCE(p->disabled))
-			op_count(&p->nmissed);
+			op_count(op_probe_nmissed(p));
 }
 
 NOKPROBE_SYMBOL(op_dispatch_missed);

@@ -87,6 +87,11 @@ void op_opt_recheck_soon(void);
 int op_module_init(void);
 void op_module_exit(void);
 
+/* retprobe.c */
+int op_ret_init(void);
+void op_ret_exit(void);
+void op_ret_show(struct seq_file *m);
+
 /* debugfs.c */
 int op_debugfs_init(void);
 void op_debugfs_exit(void);

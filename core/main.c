@@ -41,12 +41,17 @@ static int __init optprobe_init(void)
 	ret = op_module_init();
 	if (ret)
 		goto out_arch;
-	ret = op_debugfs_init();
+	ret = op_ret_init();
 	if (ret)
 		goto out_module;
+	ret = op_debugfs_init();
+	if (ret)
+		goto out_ret;
 	pr_info("loaded\n");
 	return 0;
 
+out_ret:
+	op_ret_exit();
 out_module:
 	op_module_exit();
 out_arch:
@@ -66,6 +71,7 @@ static void __exit optprobe_exit(void)
 	 * already dropped; its breakpoint needs the trap handler until then.
 	 */
 	op_optimizer_exit();
+	op_ret_exit();
 	op_module_exit();
 	op_arch_exit();
 	op_ftrace_exit();

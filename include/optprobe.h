@@ -249,4 +249,173 @@ const char *optprobe_reason(const struct optprobe *p);
  */
 void optprobe_sync(void);
 
+/*
+ * Return probes: an entry handler when a function is called and a handler
+ * when that call returns, with data passed from one to the other.
+ */
+struct optretprobe;
+struct op_ret;
+
+/**
+ * typedef optretprobe_entry_handler_t - runs when the probed function is called
+ * @rp:		the return probe
+ * @regs:	the registers at the function's entry, exactly as a pre_handler
+ *		there sees them
+ * @data:	@rp->data_size bytes for this call, handed to @rp->handler
+ *
+ * Return: 0 to follow this call (@rp->handler runs once when it returns);
+ * non-zero to skip it.
+ */
+typedef int (*optretprobe_entry_handler_t)(struct optretprobe *rp, struct pt_regs *regs,
+					   void *data);
+
+/**
+ * typedef optretprobe_handler_t - runs when a followed call returns
+ * @rp:		the return probe
+ * @regs:	the registers at the return: regs_return_value() is the
+ *		function's return value, instruction_pointer() the real return
+ *		address in the caller, the stack pointer as the caller sees it
+ *		after the return
+ * @data:	the data the entry handler got for this call, contents kept
+ *
+ * Runs on the task that made the call.
+ */
+typedef void (*optretprobe_handler_t)(struct optretprobe *rp, struct pt_regs *regs, void *data);
+
+/* The most per-call data a return probe may ask for. */
+#define OPTRETPROBE_DATA_MAX	256
+
+/**
+ * struct optretprobe - a return probe
+ * @symbol:	function to probe, or NULL to use @addr
+ * @addr:	the function's entry (its start) when @symbol is NULL
+ * @entry_handler: runs at every call; may be NULL: then every call is
+ *		followed
+ * @handler:	runs once per followed call, when it returns; required
+ * @data_size:	bytes of per-call data, at most OPTRETPROBE_DATA_MAX
+ * @maxactive:	0: optprobe sizes the pool of per-call instances itself and
+ *		grows it as needed, off the hit path; N > 0: at most N calls
+ *		are followed at once, the others count in @nmissed
+ * @flags:	OPTPROBE_F_DISABLED, OPTPROBE_F_NOOPT (for the entry side)
+ * @nmissed:	calls not followed: no free instance, or recursion into an
+ *		optprobe handler
+ * @priv:	private: optprobe's state while registered, else NULL
+ *
+ * Callers zero-initialise the struct and fill in the fields before @priv.
+ * Accounting is exact: the calls made while the probe is registered and
+ * enabled, once they have returned, are the handler runs plus the calls
+ * the entry handler skipped plus @nmissed.  A followed call's handler runs
+ * when it returns even if the probe was disabled in the meantime (but not
+ * after optretprobe_unregister()).  A call whose task exits inside the
+ * function never returns: its instance is reclaimed and no handler runs.
+ *
+ * Stack traces taken while calls are in flight (dump_stack() inside the
+ * function, /proc/PID/stack of a task sleeping in it) give no unwinder
+ * warning.  x86_64: the return goes through the kernel's own return hook
+ * (rethook), which the kernel's unwinder sees through: stack_trace_save()
+ * and /proc/PID/stack show the real caller; dump_stack() prints the
+ * rethook's trampoline (arch_rethook_trampoline, which kallsyms names as
+ * the end of the function before it) in the caller's place, then the
+ * rest of the chain.  ppc64le: every trace shows optprobe's return
+ * trampoline (op_ret_trampoline) in the caller's place, then the rest of
+ * the chain.
+ */
+struct optretprobe {
+	const char *symbol;
+	void *addr;
+	optretprobe_entry_handler_t entry_handler;
+	optretprobe_handler_t handler;
+	unsigned int data_size;
+	int maxactive;
+	unsigned int flags;
+	unsigned long nmissed;
+	/* private to optprobe from here on; callers zero-initialise the struct */
+	struct op_ret *priv;
+};
+
+/**
+ * optretprobe_register() - arm a return probe
+ * @rp:	the return probe, zero-initialised apart from its public fields
+ *
+ * The entry side is an optprobe at the function's entry, in whatever mode
+ * that reaches (optretprobe_mode()).  On failure, one pr_warn line names
+ * the probe and nothing is left armed.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or
+ *  * -EINVAL: no handler; @maxactive < 0; @symbol and @addr both or
+ *    neither given; @addr is not a function's start; or the entry cannot
+ *    be probed (as for optprobe_register());
+ *  * -ENOENT: unknown @symbol;
+ *  * -E2BIG: @data_size > OPTRETPROBE_DATA_MAX;
+ *  * -EEXIST: @rp is already registered;
+ *  * -EBUSY: another text-patching user owns the entry;
+ *  * -ENOMEM.
+ */
+int optretprobe_register(struct optretprobe *rp);
+
+/**
+ * optretprobe_unregister() - disarm and forget a return probe
+ * @rp:	a registered return probe
+ *
+ * May be called while calls are in flight: when it returns, no handler of
+ * @rp runs again, @rp may be freed, and every call in flight still returns
+ * to its real caller.  optprobe cannot be unloaded until they all have.
+ *
+ * Context: process context; sleeps for grace periods.
+ */
+void optretprobe_unregister(struct optretprobe *rp);
+
+/**
+ * optretprobe_register_many() - register several return probes, all or nothing
+ * @rps:	the return probes
+ * @n:		how many
+ *
+ * Context: process context; may sleep.
+ * Return: 0 when all are registered; otherwise the first error as for
+ * optretprobe_register(), with none of them left registered.
+ */
+int optretprobe_register_many(struct optretprobe **rps, unsigned int n);
+
+/**
+ * optretprobe_unregister_many() - unregister several return probes
+ * @rps:	the return probes
+ * @n:		how many
+ *
+ * As optretprobe_unregister() for each, with one set of grace periods for all.
+ *
+ * Context: process context; sleeps for grace periods.
+ */
+void optretprobe_unregister_many(struct optretprobe **rps, unsigned int n);
+
+/**
+ * optretprobe_enable() - re-arm a disabled return probe
+ * @rp:	a registered return probe
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @rp is not registered; -ENOENT if its module is gone.
+ */
+int optretprobe_enable(struct optretprobe *rp);
+
+/**
+ * optretprobe_disable() - stop following new calls
+ * @rp:	a registered return probe
+ *
+ * When it returns, no new call is followed; calls followed before still
+ * run the handler when they return.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @rp is not registered; -ENOENT if its module is gone.
+ */
+int optretprobe_disable(struct optretprobe *rp);
+
+/**
+ * optretprobe_mode() - how the entry side of a return probe is armed
+ * @rp:	a registered return probe
+ *
+ * Return: the mode, as optprobe_mode() for the probe at the function's
+ * entry; OPTPROBE_MODE_DISABLED if @rp is not registered or disabled.
+ */
+enum optprobe_mode optretprobe_mode(const struct optretprobe *rp);
+
 #endif /* _OPTPROBE_H */

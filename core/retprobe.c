@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Return probes (include/optprobe.h: struct optretprobe): the API, the
+ * pools of per-call instances, accounting, and what happens to calls
+ * still in flight when a probe goes or a task exits inside one.
+ *
+ * Entry: an optprobe at the function's entry (op_ret_entry()) takes an
+ * instance from the pool, runs the entry handler, and has the backend
+ * hook the return (arch.h: op_arch_ret_*()).  Return: the backend calls
+ * op_ret_returned(), gives the instance back, and calls op_ret_done().
+ *
+ * Pools: maxactive N > 0 is a pool of exactly N.  maxactive 0 starts at
+ * OP_RET_POOL_MIN and doubles, up to OP_RET_POOL_MAX, whenever the hit
+ * path finds half of it in use: the hit path only raises an irq_work
+ * (safe in NMI), which queues the allocation on optprobe's workqueue.
+ *
+ * Calls in flight: each holds a reference on the probe's @inflight.
+ * Unregistering takes the entry probe away, stops handlers (@dead, then a
+ * grace period), takes a reference on optprobe's module and drops the
+ * base reference.  The last call to return frees the probe and its
+ * instances and drops the module reference, from a work item: until
+ * then optprobe cannot be unloaded, since those calls return through its
+ * (or the kernel's) trampoline into its code.  optprobe's unload drains
+ * the workqueue, so no work item still runs its code afterwards.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+
+#include "dispatch.h"
+#include "internal.h"
+#include "ksyms.h"
+#include "mode-name.h"
+#include "retprobe.h"
+
+/* A maxactive 0 pool: its first size (at least), and the most it grows to. */
+#define OP_RET_POOL_MIN	16
+#define OP_RET_POOL_MAX	65536U
+
+static DEFINE_MUTEX(op_ret_mutex);	/* guards op_rets */
+static LIST_HEAD(op_rets);		/* registered return probes */
+static struct workqueue_struct *op_ret_wq;
+static struct tracepoint *op_ret_exit_tp;
+
+static void op_ret_warn(const struct optretprobe *rp, const char *what, const char *why, int err)
+{
+	if (rp->symbol)
+		pr_warn("cannot %s return probe on %s: %s (%d)\n", what, rp->symbol, why, err);
+	else
+		pr_warn("cannot %s return probe on %pS: %s (%d)\n", what, rp->addr, why, err);
+}
+
+/*
+ * Add up to @n instances to @ret's pool.  Only one caller at a time: the
+ * registration before the probe is armed, then the probe's grow_work.
+ */
+static int op_ret_grow(struct op_ret *ret, unsigned int n)
+{
+	struct op_ret_inst *inst;
+
+	while (n--) {
+		inst = kzalloc(struct_size(inst, data, ret->data_size), GFP_KERNEL);
+		if (!inst)
+			return -ENOMEM;
+		inst->ret = ret;
+		op_arch_ret_add(ret, inst);
+		WRITE_ONCE(ret->pool_size, ret->pool_size + 1);
+		if (ret->auto_size)
+			atomic_inc(&ret->nfree);
+	}
+	return 0;
+}
+
+/* Half the pool in use is the hit path's cue to ask for more. */
+static bool op_ret_pool_low(struct op_ret *ret, int nfree)
+{
+	unsigned int size = READ_ONCE(ret->pool_size);
+
+	return nfree <= size / 2 && size < OP_RET_POOL_MAX;
+}
+
+static void op_ret_grow_work(struct work_struct *work)
+{
+	struct op_ret *ret = container_of(work, struct op_ret, grow_work);
+
+	while (op_ret_pool_low(ret, atomic_read(&ret->nfree)))
+		if (op_ret_grow(ret, min(ret->pool_size, OP_RET_POOL_MAX - ret->pool_size)))
+			break;
+}
+
+static void op_ret_grow_kick(struct irq_work *work)
+{
+	queue_work(op_ret_wq, &container_of(work, struct op_ret, grow_kick)->grow_work);
+}
+
+/* The pre handler of a return probe's entry probe. */
+static int op_ret_entry(struct optprobe *p, struct pt_regs *regs)
+{
+	struct op_ret *ret = container_of(p, struct op_ret, entry);
+	struct optretprobe *rp = ret->rp;
+	struct op_ret_inst *inst;
+
+	inst = op_arch_ret_get(ret);
+	if (!inst) {
+		op_count(&rp->nmissed);
+		return 0;
+	}
+	if (ret->auto_size && op_ret_pool_low(ret, atomic_dec_return(&ret->nfree)))
+		irq_work_queue(&ret->grow_kick);
+	if (rp->entry_handler && rp->entry_handler(rp, regs, inst->data)) {
+		op_arch_ret_put(ret, inst);
+		if (ret->auto_size)
+			atomic_inc(&ret->nfree);
+		this_cpu_inc(ret->stats->skipped);
+		return 0;
+	}
+	if (!op_arch_ret_hook(inst, regs)) {
+		op_arch_ret_put(ret, inst);
+		if (ret->auto_size)
+			atomic_inc(&ret->nfree);
+		op_count(&rp->nmissed);
+		return 0;
+	}
+	percpu_ref_get(&ret->inflight);
+	this_cpu_inc(ret->stats->followed);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(op_ret_entry);
+
+/**
+ * op_probe_nmissed() - where a probe's misses count
+ * @p:	a registered probe
+ *
+ * A return probe's entry probe counts its misses (recursion into a
+ * handler) in the return probe's nmissed, so that the return probe's
+ * accounting is exact.
+ *
+ * Context: the hit path; @p is on its site's list.
+ * Return: the counter.
+ */
+unsigned long *op_probe_nmissed(struct optprobe *p)
+{
+	if (p->pre_handler == op_ret_entry)
+		return &container_of(p, struct op_ret, entry)->rp->nmissed;
+	return &p->nmissed;
+}
+
+NOKPROBE_SYMBOL(op_probe_nmissed);
+
+/**
+ * op_ret_returned() - a followed call returned: run the handler
+ * @inst:	its instance, off its task's stack
+ * @regs:	the registers at the return, instruction pointer the real
+ *		return address
+ *
+ * Not after the probe was unregistered (@dead, checked under the same
+ * preempt-disabled section that calls the handler, which
+ * optretprobe_unregister() waits for).  While the handler runs, probes
+ * hit on this CPU count a miss, as in any optprobe handler.
+ *
+ * Context: preemption disabled, possibly NMI.
+ */
+void op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
+{
+	struct op_ret *ret = inst->ret;
+	struct optretprobe *rp;
+	bool nested;
+
+	if (READ_ONCE(ret->dead))
+		return;
+	rp = ret->rp;
+	nested = __this_cpu_read(op_in_handler);
+	__this_cpu_write(op_in_handler, true);
+	rp->handler(rp, regs, inst->data);
+	__this_cpu_write(op_in_handler, nested);
+	this_cpu_inc(ret->stats->ran);
+}
+
+NOKPROBE_SYMBOL(op_ret_returned);
+
+/**
+ * op_ret_done() - a followed call's instance is back in the pool
+ * @ret:	its probe, which may be freed from here on
+ *
+ * Context: preemption disabled, possibly NMI.
+ */
+void op_ret_done(struct op_ret *ret)
+{
+	if (ret->auto_size)
+		atomic_inc(&ret->nfree);
+	percpu_ref_put(&ret->inflight);
+}
+
+NOKPROBE_SYMBOL(op_ret_done);
+
+/**
+ * op_ret_abandoned() - a followed call's task exited inside it
+ * @ret:	its probe, which may be freed from here on
+ *
+ * Context: the exiting task, preemption disabled.
+ */
+void op_ret_abandoned(struct op_ret *ret)
+{
+	this_cpu_inc(ret->stats->abandoned);
+	op_ret_done(ret);
+}
+
+/* Free a probe no call is in flight through, and its instances. */
+static void op_ret_free(struct op_ret *ret)
+{
+	op_arch_ret_release(ret);
+	percpu_ref_exit(&ret->inflight);
+	free_percpu(ret->stats);
+	kfree(ret);
+}
+
+static void op_ret_free_work(struct work_struct *work)
+{
+	op_ret_free(container_of(work, struct op_ret, free_work));
+	/* taken by op_ret_unregister_batch(); optprobe's unload drains op_ret_wq */
+	module_put(THIS_MODULE);
+}
+
+static void op_ret_free_kick(struct irq_work *work)
+{
+	queue_work(op_ret_wq, &container_of(work, struct op_ret, free_kick)->free_work);
+}
+
+/* The last call in flight returned after unregistering (any context, NMI too). */
+static void op_ret_drained(struct percpu_ref *ref)
+{
+	irq_work_queue(&container_of(ref, struct op_ret, inflight)->free_kick);
+}
+
+/* The address of the function's entry that @rp names, as for an optprobe on symbol + 0. */
+static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *entry,
+				const char **why)
+{
+	unsigned long func, size, offset;
+
+	if (rp->symbol) {
+		func = op_ksyms.kallsyms_lookup_name(rp->symbol);
+		if (!func) {
+			*why = "unknown symbol";
+			return -ENOENT;
+		}
+	} else {
+		func = (unsigned long)rp->addr;
+	}
+	if (!op_ksyms.kallsyms_lookup_size_offset(func, &size, &offset) || offset) {
+		*why = "not the start of a function";
+		return -EINVAL;
+	}
+	*entry = op_ksyms.ftrace_location(func) ?: op_arch_local_entry(func);
+	return 0;
+}
+
+static int op_ret_check(const struct optretprobe *rp, const char **why)
+{
+	if (rp->priv) {
+		*why = "already registered";
+		return -EEXIST;
+	}
+	if (!rp->handler) {
+		*why = "no handler";
+		return -EINVAL;
+	}
+	if (rp->maxactive < 0) {
+		*why = "maxactive < 0";
+		return -EINVAL;
+	}
+	if (!rp->symbol == !rp->addr) {
+		*why = "give exactly one of symbol and addr";
+		return -EINVAL;
+	}
+	if (rp->data_size > OPTRETPROBE_DATA_MAX) {
+		*why = "data_size > OPTRETPROBE_DATA_MAX";
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* A new, unarmed op_ret for @rp with its first instances; an ERR_PTR() on failure. */
+static struct op_ret *op_ret_alloc(struct optretprobe *rp, unsigned long entry)
+{
+	struct op_ret *ret = kzalloc(sizeof(*ret), GFP_KERNEL);
+	int err = -ENOMEM;
+
+	if (!ret)
+		return ERR_PTR(-ENOMEM);
+	ret->stats = alloc_percpu(struct op_ret_stats);
+	if (!ret->stats)
+		goto fail_free;
+	if (percpu_ref_init(&ret->inflight, op_ret_drained, 0, GFP_KERNEL))
+		goto fail_stats;
+	err = op_arch_ret_prepare(ret);
+	if (err)
+		goto fail_ref;
+	ret->rp = rp;
+	ret->data_size = rp->data_size;
+	ret->auto_size = !rp->maxactive;
+	init_irq_work(&ret->grow_kick, op_ret_grow_kick);
+	INIT_WORK(&ret->grow_work, op_ret_grow_work);
+	init_irq_work(&ret->free_kick, op_ret_free_kick);
+	INIT_WORK(&ret->free_work, op_ret_free_work);
+	ret->entry.addr = (void *)entry;
+	ret->entry.pre_handler = op_ret_entry;
+	ret->entry.flags = rp->flags;
+	err = op_ret_grow(ret, rp->maxactive ?: max_t(unsigned int, OP_RET_POOL_MIN,
+						      2 * num_possible_cpus()));
+	if (err) {
+		op_ret_free(ret);
+		return ERR_PTR(err);
+	}
+	return ret;
+
+fail_ref:
+	percpu_ref_exit(&ret->inflight);
+fail_stats:
+	free_percpu(ret->stats);
+fail_free:
+	kfree(ret);
+	return ERR_PTR(err);
+}
+
+static int op_ret_register_locked(struct optretprobe *rp)
+{
+	const char *why = "out of memory";
+	unsigned long entry;
+	struct op_ret *ret;
+	int err;
+
+	lockdep_assert_held(&op_ret_mutex);
+	err = op_ret_check(rp, &why) ?: op_ret_entry_address(rp, &entry, &why);
+	if (err)
+		goto fail;
+	ret = op_ret_alloc(rp, entry);
+	if (IS_ERR(ret)) {
+		err = PTR_ERR(ret);
+		goto fail;
+	}
+	rp->nmissed = 0;
+	err = optprobe_register(&ret->entry);
+	if (err) {
+		/* never armed: nothing was in flight */
+		op_ret_free(ret);
+		why = "cannot probe the function's entry";
+		goto fail;
+	}
+	list_add_tail(&ret->list, &op_rets);
+	WRITE_ONCE(rp->priv, ret);
+	return 0;
+
+fail:
+	op_ret_warn(rp, "register", why, err);
+	return err;
+}
+
+/*
+ * Unregister @rps[0..@n): their entry probes in one batch, then one grace
+ * period after which no handler of theirs runs; calls still in flight
+ * free each probe when the last of them returns.
+ */
+static void op_ret_unregister_batch(struct optretprobe **rps, unsigned int n)
+{
+	struct optprobe **entries;
+	struct op_ret *ret;
+	unsigned int i, k = 0;
+
+	entries = kcalloc(n, sizeof(*entries), GFP_KERNEL | __GFP_NOFAIL);
+	mutex_lock(&op_ret_mutex);
+	for (i = 0; i < n; i++) {
+		ret = rps[i]->priv;
+		if (!ret) {
+			op_ret_warn(rps[i], "unregister", "not registered", -EINVAL);
+			continue;
+		}
+		list_del(&ret->list);
+		entries[k++] = &ret->entry;
+	}
+	mutex_unlock(&op_ret_mutex);
+	/* no new call is followed from here on */
+	optprobe_unregister_many(entries, k);
+	for (i = 0; i < k; i++)
+		WRITE_ONCE(container_of(entries[i], struct op_ret, entry)->dead, true);
+	/* a return that saw !dead has finished its handler */
+	synchronize_rcu();
+	for (i = 0; i < n; i++) {
+		ret = rps[i]->priv;
+		if (!ret)
+			continue;
+		/* the entry probe was the only one to kick it */
+		irq_work_sync(&ret->grow_kick);
+		cancel_work_sync(&ret->grow_work);
+		__module_get(THIS_MODULE);
+		WRITE_ONCE(rps[i]->priv, NULL);
+		percpu_ref_kill(&ret->inflight);
+	}
+	kfree(entries);
+}
+
+int optretprobe_register(struct optretprobe *rp)
+{
+	int ret;
+
+	mutex_lock(&op_ret_mutex);
+	ret = op_ret_register_locked(rp);
+	mutex_unlock(&op_ret_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(optretprobe_register);
+
+int optretprobe_register_many(struct optretprobe **rps, unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&op_ret_mutex);
+	for (i = 0; i < n && !ret; i++)
+		ret = op_ret_register_locked(rps[i]);
+	mutex_unlock(&op_ret_mutex);
+	/* all or nothing: the ones before the failed one go again */
+	if (ret)
+		op_ret_unregister_batch(rps, i - 1);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(optretprobe_register_many);
+
+void optretprobe_unregister(struct optretprobe *rp)
+{
+	op_ret_unregister_batch(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(optretprobe_unregister);
+
+void optretprobe_unregister_many(struct optretprobe **rps, unsigned int n)
+{
+	op_ret_unregister_batch(rps, n);
+}
+EXPORT_SYMBOL_GPL(optretprobe_unregister_many);
+
+int optretprobe_enable(struct optretprobe *rp)
+{
+	struct op_ret *ret = READ_ONCE(rp->priv);
+
+	return ret ? optprobe_enable(&ret->entry) : -EINVAL;
+}
+EXPORT_SYMBOL_GPL(optretprobe_enable);
+
+int optretprobe_disable(struct optretprobe *rp)
+{
+	struct op_ret *ret = READ_ONCE(rp->priv);
+
+	return ret ? optprobe_disable(&ret->entry) : -EINVAL;
+}
+EXPORT_SYMBOL_GPL(optretprobe_disable);
+
+enum optprobe_mode optretprobe_mode(const struct optretprobe *rp)
+{
+	struct op_ret *ret = READ_ONCE(rp->priv);
+
+	return ret ? optprobe_mode(&ret->entry) : OPTPROBE_MODE_DISABLED;
+}
+EXPORT_SYMBOL_GPL(optretprobe_mode);
+
+/**
+ * op_ret_show() - debugfs "retprobes": one line per return probe
+ * @m:	the file
+ *
+ * The entry's address and symbol, its mode, then calls followed, skipped
+ * by the entry handler, missed, in flight (followed, not returned yet)
+ * and the pool's size.
+ */
+void op_ret_show(struct seq_file *m)
+{
+	struct op_ret_stats sum;
+	struct op_ret *ret;
+	int cpu;
+
+	mutex_lock(&op_ret_mutex);
+	list_for_each_entry(ret, &op_rets, list) {
+		memset(&sum, 0, sizeof(sum));
+		for_each_possible_cpu(cpu) {
+			struct op_ret_stats *s = per_cpu_ptr(ret->stats, cpu);
+
+			sum.followed += READ_ONCE(s->followed);
+			sum.skipped += READ_ONCE(s->skipped);
+			sum.ran += READ_ONCE(s->ran);
+			sum.abandoned += READ_ONCE(s->abandoned);
+		}
+		seq_printf(m, "0x%lx %pS %s %lu %lu %lu %lu %u\n",
+			   (unsigned long)ret->entry.addr, ret->entry.addr,
+			   op_mode_name(optprobe_mode(&ret->entry)), sum.followed, sum.skipped,
+			   READ_ONCE(ret->rp->nmissed), sum.followed - sum.ran - sum.abandoned,
+			   READ_ONCE(ret->pool_size));
+	}
+	mutex_unlock(&op_ret_mutex);
+}
+
+/* sched_process_exit: the exiting task's followed calls never return. */
+static void op_ret_task_exit(void *data, struct task_struct *task)
+{
+	op_arch_ret_task_exit();
+}
+
+static void op_ret_find_exit_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exit"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/**
+ * op_ret_init() - at load: the workqueue and the task-exit hook
+ *
+ * sched_process_exit's register_trace_*() helper is not exported; the
+ * tracepoint itself is found by name among the kernel's.
+ *
+ * Return: 0 or a negative errno.
+ */
+int __init op_ret_init(void)
+{
+	int ret;
+
+	for_each_kernel_tracepoint(op_ret_find_exit_tp, &op_ret_exit_tp);
+	if (!op_ret_exit_tp) {
+		pr_err("tracepoint sched_process_exit not found\n");
+		return -ENOENT;
+	}
+	op_ret_wq = alloc_workqueue("optprobe_ret", 0, 0);
+	if (!op_ret_wq)
+		return -ENOMEM;
+	ret = tracepoint_probe_register(op_ret_exit_tp, op_ret_task_exit, NULL);
+	if (ret)
+		destroy_workqueue(op_ret_wq);
+	return ret;
+}
+
+/* At unload: no return probe is registered or has a call in flight. */
+void op_ret_exit(void)
+{
+	tracepoint_probe_unregister(op_ret_exit_tp, op_ret_task_exit, NULL);
+	tracepoint_synchronize_unregister();
+	/* the last free_work may still be running its final lines */
+	destroy_workqueue(op_ret_wq);
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Return probes (struct optretprobe): what the core keeps per probe and
+ * per followed call, shared with the arch backends' return hooks
+ * (arch-x86/retprobe.c, arch-powerpc/retprobe.c).
+ *
+ * The entry side is an ordinary optprobe at the function's entry whose
+ * pre handler, op_ret_entry(), takes an instance from the probe's pool,
+ * runs the entry handler and has the backend hook the call's return.
+ * When the call returns, the backend finds the instance again on the
+ * task's own stack of instances (LIFO), and calls op_ret_returned(), then
+ * gives the instance back to the pool and calls op_ret_done().  A task
+ * that exits inside a followed call never returns: the backend hands its
+ * instances back (op_ret_abandoned()) from the sched_process_exit
+ * tracepoint.
+ */
+#ifndef OPTPROBE_RETPROBE_H
+#define OPTPROBE_RETPROBE_H
+
+#include <linux/irq_work.h>
+#include <linux/percpu-refcount.h>
+#include <linux/workqueue.h>
+
+#include <optprobe.h>
+
+#include "arch.h"
+#include "ret-arch.h"
+
+/* Per CPU, summed for debugfs: where each call went. */
+struct op_ret_stats {
+	unsigned long followed;		/* instance hooked on the return */
+	unsigned long skipped;		/* the entry handler said no */
+	unsigned long ran;		/* handler runs */
+	unsigned long abandoned;	/* followed, but the task exited inside */
+};
+
+/**
+ * struct op_ret - optprobe's state for one registered return probe
+ * @entry:	the probe at the function's entry (pre handler op_ret_entry())
+ * @rp:		the caller's struct; not touched once @dead is seen
+ * @dead:	unregistered: handlers no longer run
+ * @data_size:	bytes of data per instance
+ * @auto_size:	maxactive 0: the pool grows when it runs low
+ * @stats:	per CPU
+ * @inflight:	a reference per followed call not returned yet, and the
+ *		base one while registered; when it drops to 0 after
+ *		unregistering, the probe is freed
+ * @nfree:	instances in the pool (@auto_size only)
+ * @pool_size:	instances allocated
+ * @grow_kick:	the hit path asks for more instances (NMI-safe) ...
+ * @grow_work:	... and they are allocated here, where sleeping is fine
+ * @free_kick:	@inflight dropped to 0 (possibly in NMI) ...
+ * @free_work:	... and the probe is freed here
+ * @list:	in op_rets, while registered
+ * @arch:	the backend's return hook and pool
+ */
+struct op_ret {
+	struct optprobe entry;
+	struct optretprobe *rp;
+	bool dead;
+	unsigned int data_size;
+	bool auto_size;
+	struct op_ret_stats __percpu *stats;
+	struct percpu_ref inflight;
+	atomic_t nfree;
+	unsigned int pool_size;
+	struct irq_work grow_kick;
+	struct work_struct grow_work;
+	struct irq_work free_kick;
+	struct work_struct free_work;
+	struct list_head list;
+	struct op_arch_ret arch;
+};
+
+/**
+ * struct op_ret_inst - one followed call, or a free instance in the pool
+ * @arch:	the backend's part; first, since the x86 rethook frees
+ *		instances itself by it
+ * @ret:	the probe it belongs to
+ * @data:	struct optretprobe.data_size bytes for the handlers
+ */
+struct op_ret_inst {
+	struct op_arch_ret_inst arch;
+	struct op_ret *ret;
+	u8 data[] __aligned(sizeof(long));
+};
+
+/* Called by the backends on the return path, with preemption disabled. */
+void op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs);
+void op_ret_done(struct op_ret *ret);
+void op_ret_abandoned(struct op_ret *ret);
+
+/* For op_dispatch_missed(): where a probe's misses count. */
+unsigned long *op_probe_nmissed(struct optprobe *p);
+
+#endif /* OPTPROBE_RETPROBE_H */
