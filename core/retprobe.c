@@ -11,8 +11,10 @@
  *
  * Pools: maxactive N > 0 is a pool of exactly N.  maxactive 0 starts at
  * OP_RET_POOL_MIN and doubles, up to OP_RET_POOL_MAX, whenever the hit
- * path finds half of it in use: the hit path only raises an irq_work
- * (safe in NMI), which queues the allocation on optprobe's workqueue.
+ * path finds a quarter of it in use: the hit path only raises an irq_work
+ * (safe in NMI), which queues the allocation on optprobe's high-priority
+ * workqueue.  Growing that early leaves calls three quarters of the pool
+ * to arrive in before the allocation is done, however busy the system.
  *
  * Calls in flight: each holds a reference on the probe's @inflight.
  * Unregistering takes the entry probe away, stops handlers (@dead, then a
@@ -79,7 +81,7 @@ static bool op_ret_pool_low(struct op_ret *ret, int nfree)
 {
 	unsigned int size = READ_ONCE(ret->pool_size);
 
-	return nfree <= size / 2 && size < OP_RET_POOL_MAX;
+	return nfree <= size - size / 4 && size < OP_RET_POOL_MAX;
 }
 
 static void op_ret_grow_work(struct work_struct *work)
@@ -529,7 +531,7 @@ int __init op_ret_init(void)
 		pr_err("tracepoint sched_process_exit not found\n");
 		return -ENOENT;
 	}
-	op_ret_wq = alloc_workqueue("optprobe_ret", 0, 0);
+	op_ret_wq = alloc_workqueue("optprobe_ret", WQ_HIGHPRI, 0);
 	if (!op_ret_wq)
 		return -ENOMEM;
 	ret = tracepoint_probe_register(op_ret_exit_tp, op_ret_task_exit, NULL);
