@@ -6,16 +6,28 @@
  * only instructions that run the same from there, and nothing may reach
  * into the region other than through its first byte:
  *
- *  - every instruction of the region may run from a slot with a jmp back
- *    (op_x86_insn_can_boost()), RIP-relative operands re-targeted; but the
- *    probed instruction may be a relative jmp or jcc, which the detour
- *    runs as a rel32 one to the same target (mainline refuses those);
+ *  - every instruction of the region runs from the detour as
+ *    op_x86_insn_relocate() rewrites it: one that may run from a slot with
+ *    a jmp back (op_x86_insn_can_boost()), RIP-relative operands
+ *    re-targeted; a jmp or jcc (rel8 or rel32), as a rel32 one to the same
+ *    target; a ret as it is; a call as "push the return address after it;
+ *    jmp to the callee", so that the callee returns into the original text
+ *    and no detour address is ever on a stack, where a task sleeping in
+ *    the callee would keep it past the detour's freeing (mainline refuses
+ *    all of these but the probed instruction's jmp);
+ *  - a call ends the region, the bytes it returns to left in place: a call
+ *    rel32 is as long as the jmp, so the region's 5 bytes end in it;
  *  - no instruction of the region may fault to an exception fixup, and no
  *    fixup may land inside it;
- *  - no relative jump of the function lands inside it, and the function
- *    has no indirect jump (a jump table could);
+ *  - no relative jump of the function lands inside it, and nothing an
+ *    indirect jump may reach does: no address the function takes of its
+ *    own code is inside it, no entry of a jump table the function reads
+ *    (op_x86_table_into()) is, and a function that has an indirect jump
+ *    other than a tail call takes no address of its own code at all.  A
+ *    jmp to a retpoline thunk is an indirect jump; a jmp to the return
+ *    thunk is a ret;
  *  - it ends at the first unconditional jmp or ret (which the region may
- *    hold only as its probed instruction): what follows one is reached, if
+ *    hold only as its last instruction): what follows one is reached, if
  *    at all, from where the function's walk does not look (a .cold
  *    fragment, a jump table), as mainline's walk does not either;
  *  - no jump label of its text (kernel or module) jumps inside it: while
@@ -26,8 +38,9 @@
  *    kprobe of the kernel's overlaps it, and no int3 padding is in it.
  *
  * Mainline does the same minus the fixups, which make it refuse every
- * function with an exception-table entry, and minus the jump labels'
- * targets.
+ * function with an exception-table entry, minus the jump labels' targets,
+ * and refusing every function with an indirect jump (tail calls through a
+ * retpoline included) instead of looking where it may go.
  */
 #include <linux/extable.h>
 #include <linux/kallsyms.h>
@@ -42,9 +55,6 @@
 
 #include "arch.h"
 #include "ksyms.h"
-
-static const char op_x86_indirect[] =
-	"the function has an indirect jump (a jump table may reach inside)";
 
 /* Where an exception-table entry's fixup resumes. */
 static unsigned long op_x86_fixup_of(const struct exception_table_entry *e)
@@ -76,32 +86,19 @@ static bool op_x86_is_thunk(unsigned long target)
 }
 
 /*
- * A probed jmp or jcc (rel8 or rel32) goes into the detour as a rel32 one
- * to the same target.  Nothing runs after it on the taken way, so the
+ * A probed jmp, jcc or call leaves the detour on the taken way: the
  * detour has no place for post handlers (op_arch_opt_blocked()).
  */
-static bool op_x86_branch_copied(const struct op_site *site)
+static bool op_x86_probed_branch(const struct op_site *site)
 {
-	return site->arch.emulation == OP_X86_EMU_JMP || site->arch.emulation == OP_X86_EMU_JCC;
+	return site->arch.emulation == OP_X86_EMU_JMP || site->arch.emulation == OP_X86_EMU_JCC ||
+	       site->arch.emulation == OP_X86_EMU_CALL;
 }
 
-/* The rel32 form of the probed branch, at @at in the detour; its length or -ERANGE. */
-static int op_x86_branch_write(const struct op_site *site, unsigned long at, u8 *buf)
+/* Does the detour go on after @insn's relocated form, to the jmp back? */
+static bool op_x86_detour_goes_on(const struct op_x86_insn *insn)
 {
-	unsigned int len = site->arch.emulation == OP_X86_EMU_JMP ? JMP32_INSN_SIZE :
-								     JMP32_INSN_SIZE + 1;
-	long rel = (long)site->arch.target - (long)(at + len);
-
-	if (rel != (s32)rel)
-		return -ERANGE;
-	if (site->arch.emulation == OP_X86_EMU_JMP) {
-		buf[0] = JMP32_INSN_OPCODE;
-	} else {
-		buf[0] = 0x0f;			/* jcc rel32: 0f 80+cc */
-		buf[1] = 0x80 | site->arch.cc;
-	}
-	put_unaligned((s32)rel, (s32 *)(buf + len) - 1);
-	return len;
+	return op_x86_insn_falls_through(insn) && insn->cls != OP_X86_CALL;
 }
 
 /*
@@ -135,9 +132,7 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 				"the jump would replace bytes after an unconditional jmp or ret";
 			return -EINVAL;
 		}
-		if (pos == addr && op_x86_branch_copied(site))
-			continue;
-		if (!op_x86_insn_can_boost(insn)) {
+		if (!op_x86_insn_relocated_len(insn)) {
 			site->reason = pos == addr ?
 				"the probed instruction cannot run from a detour" :
 				"an instruction the jump would replace cannot run from a detour";
@@ -234,14 +229,86 @@ static bool op_x86_padding(unsigned long pos, unsigned long end)
 	return true;
 }
 
+/* Entries of a jump table read at most: the BPF interpreter's computed gotos take 256. */
+#define OP_X86_TABLE_MAX	256
+
+/* A memory operand without a base register: disp32(,%index,scale) or disp32. */
+static bool op_x86_no_base(const struct op_x86_insn *insn)
+{
+	return insn->has_sib && !(insn->modrm >> 6) && (insn->sib & 7) == 5;
+}
+
+/*
+ * The address an operand of @insn (at @pos) names, if it names one: a
+ * RIP-relative or absolute (no base register) memory operand, or a 32- or
+ * 64-bit immediate (a mov or push of an address); else 0.
+ */
+static unsigned long op_x86_address_operand(unsigned long pos, const struct op_x86_insn *insn)
+{
+	if (insn->rip_relative)
+		return pos + insn->len + insn->disp;
+	if (op_x86_no_base(insn) && insn->disp_size == 4)
+		return (long)insn->disp;
+	if (!insn->has_rel && insn->imm_size >= 4)
+		return insn->imm;
+	return 0;
+}
+
+/* An array of addresses indexed by a register: disp32(,%index,8). */
+static bool op_x86_table_read(const struct op_x86_insn *insn)
+{
+	return op_x86_no_base(insn) && insn->sib >> 6 == 3 &&
+	       (((insn->sib >> 3) & 7) != 4 || (insn->rex & 0x2));
+}
+
+/* Is @addr text: of the function [@func, @end), of the kernel, or of a module? */
+static bool op_x86_text(unsigned long addr, unsigned long func, unsigned long end)
+{
+	bool text;
+
+	if (addr >= func && addr < end)
+		return true;
+	/* the module stays while preemption is off (its freeing waits for RCU) */
+	preempt_disable();
+	text = op_ksyms.core_kernel_text(addr) || op_ksyms.__module_text_address(addr);
+	preempt_enable();
+	return text;
+}
+
+/*
+ * Does an entry of the jump table at @table land strictly inside the
+ * region?  Its entries are read for as long as they are text (a table of
+ * the function's own labels, as computed gotos make, may point into its
+ * .cold fragment too), at most OP_X86_TABLE_MAX of them.
+ */
+static bool op_x86_table_into(const struct op_site *site, unsigned long table,
+			      unsigned long func, unsigned long end, u8 rlen)
+{
+	unsigned long entry;
+	unsigned int i;
+
+	for (i = 0; i < OP_X86_TABLE_MAX; i++, table += sizeof(entry)) {
+		if (copy_from_kernel_nofault(&entry, (void *)table, sizeof(entry)) ||
+		    !op_x86_text(entry, func, end))
+			return false;
+		if (op_x86_into_region(site, entry, rlen))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Walk the whole function [@func, @end): nothing may enter the region but
- * through its first byte.
+ * through its first byte.  An indirect jump goes where an address in a
+ * register or in memory says: the function's own code only if the
+ * function takes the address of its own code somewhere (a jump table of
+ * its labels is read and checked), elsewhere a tail call.
  */
 static int op_x86_function_check(struct op_site *site, unsigned long func, unsigned long end,
 				 u8 rlen)
 {
 	const struct exception_table_entry *e;
+	bool indirect = false, own_code = false;
 	u8 buf[OP_X86_MAX_INSN_LEN];
 	unsigned long pos, target;
 	struct op_x86_insn insn;
@@ -258,9 +325,19 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 			site->reason = "an exception fixup lands inside the jump's bytes";
 			return -EINVAL;
 		}
-		if (op_x86_indirect_jmp(&insn)) {
-			site->reason = op_x86_indirect;
+		indirect |= op_x86_indirect_jmp(&insn);
+		target = op_x86_address_operand(pos, &insn);
+		if (op_x86_into_region(site, target, rlen)) {
+			site->reason = "the function takes an address inside the jump's bytes";
 			return -EINVAL;
+		}
+		if (op_x86_table_read(&insn) && !op_x86_text(target, func, end)) {
+			if (op_x86_table_into(site, target, func, end, rlen)) {
+				site->reason = "a jump table entry lands inside the jump's bytes";
+				return -EINVAL;
+			}
+		} else if (target > func && target < end) {
+			own_code = true;
 		}
 		/* jmp, jcc, call, loop/jrcxz and xbegin */
 		if (!insn.has_rel)
@@ -271,10 +348,13 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 			return -EINVAL;
 		}
 		if (insn.cls != OP_X86_CALL && (target < func || target >= end) &&
-		    op_x86_is_thunk(target)) {
-			site->reason = op_x86_indirect;
-			return -EINVAL;
-		}
+		    op_x86_is_thunk(target))
+			indirect = true;
+	}
+	if (indirect && own_code) {
+		site->reason =
+			"the function has an indirect jump and takes addresses of its own code";
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -292,6 +372,16 @@ static void op_x86_post_call(const struct op_site *site, u8 *buf)
 		memcpy(buf, nop5, sizeof(nop5));
 }
 
+/* The bytes the detour's body takes for the region's @n instructions @insns. */
+static unsigned int op_x86_relocated_len(const struct op_x86_insn *insns, unsigned int n)
+{
+	unsigned int i, len = 0;
+
+	for (i = 0; i < n; i++)
+		len += op_x86_insn_relocated_len(&insns[i]);
+	return len;
+}
+
 /* Write the detour of @site, whose region holds @n instructions @insns. */
 static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 			       unsigned int n)
@@ -299,13 +389,12 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 	static const u8 nop3[] = { BYTES_NOP3 };
 	unsigned int head = op_x86_detour_head_end - op_x86_detour_head;
 	unsigned int tail = op_x86_detour_tail_end - op_x86_detour_tail;
-	unsigned long detour = (unsigned long)site->detour, at;
+	unsigned long detour = (unsigned long)site->detour;
 	unsigned int i, off = 0, from = 0;
 	u8 buf[OP_X86_DETOUR_MAX];
-	const char *why;
 	int ret;
 
-	if (WARN_ON_ONCE(op_x86_detour_size(site->arch.rlen) > sizeof(buf)))
+	if (WARN_ON_ONCE(op_x86_detour_size(op_x86_relocated_len(insns, n)) > sizeof(buf)))
 		return -E2BIG;
 	memcpy(buf, op_x86_detour_head, head);
 	/* clac raises #UD without SMAP: alternatives never patch a copy */
@@ -324,18 +413,12 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 		      (s32 *)(buf + off) - 1);
 	off = op_x86_detour_body();
 	for (i = 0; i < n; i++) {
-		at = detour + off;
-		if (!i && op_x86_branch_copied(site)) {
-			ret = op_x86_branch_write(site, at, buf + off);
-			why = "the branch target is out of reach of the detour";
-		} else {
-			memcpy(buf + off, site->arch.region + from, insns[i].len);
-			ret = op_x86_fixup_riprel(&insns[i], site->addr + from, at, buf + off) ?:
-			      insns[i].len;
-			why = "a RIP-relative operand is out of reach of the detour";
-		}
+		ret = op_x86_insn_relocate(&insns[i], site->arch.region + from, site->addr + from,
+					   detour + off, buf + off);
 		if (ret < 0) {
-			site->reason = why;
+			site->reason = insns[i].has_rel ?
+				"a branch target is out of reach of the detour" :
+				"a RIP-relative operand is out of reach of the detour";
 			return ret;
 		}
 		off += ret;
@@ -345,9 +428,11 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 		op_x86_post_call(site, buf + off);
 		off += CALL_INSN_SIZE;
 	}
-	__text_gen_insn(buf + off, JMP32_INSN_OPCODE, (void *)detour + off,
-			(void *)site->addr + from, JMP32_INSN_SIZE);
-	off += JMP32_INSN_SIZE;
+	if (op_x86_detour_goes_on(&insns[n - 1])) {
+		__text_gen_insn(buf + off, JMP32_INSN_OPCODE, (void *)detour + off,
+				(void *)site->addr + from, JMP32_INSN_SIZE);
+		off += JMP32_INSN_SIZE;
+	}
 	op_x86_poke(site->detour, buf, off);
 	return 0;
 }
@@ -381,7 +466,8 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 		if (WARN_ON_ONCE(rlen != site->arch.rlen))
 			return -EINVAL;
 	} else {
-		ret = op_slot_alloc(site, &site->detour, op_x86_detour_size(rlen), true);
+		ret = op_slot_alloc(site, &site->detour,
+				    op_x86_detour_size(op_x86_relocated_len(insns, n)), true);
 		if (ret) {
 			site->reason = "out of memory for a detour";
 			return ret;
@@ -400,10 +486,6 @@ int op_arch_opt_prepare(struct op_site *site)
 	unsigned long size, offset;
 	int ret;
 
-	if (site->arch.emulation != OP_X86_OUT_OF_LINE && !op_x86_branch_copied(site)) {
-		site->reason = "a call or return is emulated, not copied to a detour";
-		return -EINVAL;
-	}
 	if (!op_ksyms.kallsyms_lookup_size_offset(site->addr, &size, &offset)) {
 		site->reason = "no symbol covers it";
 		return -EINVAL;
@@ -530,8 +612,8 @@ bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)
 
 const char *op_arch_opt_blocked(const struct op_site *site)
 {
-	if (site->post && op_x86_branch_copied(site))
-		return "a post handler on a jmp or jcc runs from the breakpoint only";
+	if (site->post && op_x86_probed_branch(site))
+		return "a post handler on a jmp, jcc or call runs from the breakpoint only";
 	return NULL;
 }
 
@@ -545,7 +627,7 @@ void op_x86_detour_set_post(struct op_site *site)
 	u8 call[CALL_INSN_SIZE];
 
 	/* a branch's detour has no post call: the site leaves its detour */
-	if (!site->detour || op_x86_branch_copied(site))
+	if (!site->detour || op_x86_probed_branch(site))
 		return;
 	op_x86_post_call(site, call);
 	mutex_lock(op_ksyms.arch.text_mutex);

@@ -20,7 +20,8 @@
  *		<first instruction>		the body
  *		call op_x86_detour_post_entry	the post handlers, or a nop5
  *		<rest of the region>
- *		jmp  addr + region length
+ *		jmp  addr + region length	unless the region ends with a jmp,
+ *						ret or call (op_x86_insn_relocate())
  */
 #ifndef OPTPROBE_SITE_ARCH_H
 #define OPTPROBE_SITE_ARCH_H
@@ -100,12 +101,13 @@ static inline unsigned int op_x86_detour_body(void)
 }
 
 /*
- * The bytes of a detour whose region is @rlen long, a probed rel8 jcc
- * grown to its rel32 form (4 more) included.
+ * The bytes of a detour whose region's instructions take @relocated bytes
+ * as op_x86_insn_relocate() rewrites them (a rel8 jcc grows to its rel32
+ * form, a call to a push and a jmp).
  */
-static inline unsigned int op_x86_detour_size(unsigned int rlen)
+static inline unsigned int op_x86_detour_size(unsigned int relocated)
 {
-	return op_x86_detour_body() + rlen + 4 + CALL_INSN_SIZE + JMP32_INSN_SIZE;
+	return op_x86_detour_body() + relocated + CALL_INSN_SIZE + JMP32_INSN_SIZE;
 }
 
 #endif /* OPTPROBE_SITE_ARCH_H */

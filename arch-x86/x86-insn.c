@@ -1328,42 +1328,65 @@ int op_x86_insn_decode(const u8 *buf, size_t avail, struct op_x86_insn *insn)
  *   every class but OP_X86_OTHER is refused, which also refuses (unlike
  *   mainline) ret, iret, indirect jmp, in/out, hlt, cli/sti/popf,
  *   segment register loads, xbegin and privileged instructions;
- * - no CS override (2e) and no address-size (67) prefix, on any opcode
- *   (mainline: one-byte opcodes only);
+ * - no address-size (67) prefix on a RIP-relative operand, whose address
+ *   it truncates to 32 bits where the instruction is;
  * - two-byte (0f xx) opcodes only where the table has A_BOOST: the
  *   general-purpose part of mainline's twobyte_is_boostable bitmap (its
- *   rows 00, 40, 90, a0, b0 and c0; not nop, mov cr/dr, rdtsc nor the
- *   MMX/SSE rows); nothing from 0f 38, 0f 3a, 3DNow!, and (unlike
- *   mainline, which looks at their opcode byte as if it were a one-byte
- *   one) nothing VEX, EVEX or XOP encoded;
- * - one-byte opcodes except groups 3, 4 and 5 (f6 f7 fe ff) and the x87
- *   escapes (d8-df), which mainline 6.1 refuses too.
+ *   rows 00, 40, 90, a0, b0 and c0; not mov cr/dr, rdtsc nor the MMX/SSE
+ *   rows), and the hint nops; nothing from 0f 38, 0f 3a, 3DNow!, and
+ *   (unlike mainline, which looks at their opcode byte as if it were a
+ *   one-byte one) nothing VEX, EVEX or XOP encoded;
+ * - one-byte opcodes except the x87 escapes (d8-df), and of groups 4 and
+ *   5 (fe ff) all but inc, dec and push.
  *
- * The one point: the group 2 shifts and rotates (c0 c1 d0-d3), which
- * mainline refuses with the software interrupts around them in its old
- * opcode ranges.  They compute on a register or memory operand and the
- * flags, every ModRM form is defined, and nothing of them depends on
- * where they run; optprobe_test_x86_opt's "shift" case shows them boosted
- * and optimized with the trap path's registers.
+ * The points where it is more permissive than mainline 6.1, each an
+ * instruction that computes on registers, memory and flags only, with
+ * every ModRM form defined, nothing of it depending on where it runs:
+ *
+ * - the group 2 shifts and rotates (c0 c1 d0-d3), which mainline refuses
+ *   with the software interrupts around them in its old opcode ranges
+ *   (optprobe_test_x86_opt's "shift" case);
+ * - group 3 (f6 f7: test, not, neg, mul, imul, div, idiv) and inc, dec
+ *   and push of groups 4 and 5, which mainline refuses whole for the
+ *   indirect calls and jumps sharing group 5 (its "group3" case);
+ * - the hint nops and prefetches (0f 18-1f) and group 8 (0f ba: bt, bts,
+ *   btr, btc with an immediate), left out of mainline's bitmap; gcc pads
+ *   inside functions with 0f 1f nops;
+ * - a CS segment override (2e) on any of these: 64-bit mode ignores it
+ *   there (it is a branch hint only on jcc, which is not OP_X86_OTHER),
+ *   and gcc pads with "cs nopw".
  *
  * Mainline also refuses an address with an exception table entry (the
  * fixup would not match the copy's address): that is the caller's check.
  */
 bool op_x86_insn_can_boost(const struct op_x86_insn *insn)
 {
+	unsigned int reg = insn->modrm >> 3 & 7;
+
 	if (insn->cls != OP_X86_OTHER || insn->vex || insn->evex || insn->xop)
 		return false;
-	if (insn->prefixes & (OP_X86_PFX_CS | OP_X86_PFX_ADSIZE))
+	if ((insn->prefixes & OP_X86_PFX_ADSIZE) && insn->rip_relative)
 		return false;
-	if (insn->map == OP_X86_MAP_0F)
-		return insn->opcode != 0x0f && (op_x86_0f[insn->opcode] & A_BOOST);
+	if (insn->map == OP_X86_MAP_0F) {
+		switch (insn->opcode) {
+		case 0x0f:	/* 3DNow! */
+			return false;
+		case 0x18 ... 0x1f:	/* hint nops, prefetch */
+		case 0xba:		/* group 8: bt, bts, btr, btc */
+			return true;
+		default:
+			return op_x86_0f[insn->opcode] & A_BOOST;
+		}
+	}
 	if (insn->map != OP_X86_MAP_ONE)
 		return false;
 	switch (insn->opcode) {
 	case 0xd8 ... 0xdf:
-	case 0xf6 ... 0xf7:
-	case 0xfe ... 0xff:
 		return false;
+	case 0xfe:		/* inc, dec */
+		return reg <= 1;
+	case 0xff:		/* inc, dec, push; not the indirect calls and jumps */
+		return reg <= 1 || reg == 6;
 	}
 	return true;
 }
@@ -1393,4 +1416,98 @@ bool op_x86_insn_falls_through(const struct op_x86_insn *insn)
 	default:
 		return true;
 	}
+}
+
+/**
+ * op_x86_insn_relocated_len() - the length of op_x86_insn_relocate()'s form
+ * @insn:	a decoded instruction
+ *
+ * Return: the bytes it writes for @insn, or 0 if it cannot.
+ */
+unsigned int op_x86_insn_relocated_len(const struct op_x86_insn *insn)
+{
+	switch (insn->cls) {
+	case OP_X86_JMP:
+		return OP_X86_JMP32_LEN;
+	case OP_X86_JCC:
+		return OP_X86_JCC32_LEN;
+	case OP_X86_CALL:
+		return OP_X86_PUSH32_LEN + OP_X86_JMP32_LEN;
+	case OP_X86_RET:
+		return insn->len;
+	default:
+		return op_x86_insn_can_boost(insn) ? insn->len : 0;
+	}
+}
+
+/* A rel32 that ends at @next and reaches @target, into @out; -ERANGE if none does. */
+static int op_x86_put_rel32(u64 next, u64 target, u8 *out)
+{
+	s64 rel = (s64)(target - next);
+	s32 rel32 = (s32)rel;
+
+	if (rel != rel32)
+		return -ERANGE;
+	memcpy(out, &rel32, sizeof(rel32));
+	return 0;
+}
+
+/**
+ * op_x86_insn_relocate() - rewrite an instruction to run somewhere else
+ * @insn:	the instruction at @from, decoded from @bytes
+ * @bytes:	its @insn->len bytes
+ * @from:	where it is
+ * @to:		where its new form goes
+ * @out:	its new form, op_x86_insn_relocated_len() bytes
+ *
+ * An instruction op_x86_insn_can_boost() allows is copied, a RIP-relative
+ * operand re-targeted to what it reached from @from.  A ret is copied: it
+ * runs the same anywhere.  A jmp or jcc, rel8 or rel32, becomes the rel32
+ * form to the same target, its branch hint prefixes dropped (they do not
+ * change what it does).  A call becomes "push $(@from + len); jmp target":
+ * the callee returns to the original return address, never to @to, which
+ * fits a push's sign-extended imm32 when @from is in the top 2 GB (kernel
+ * and module text).
+ *
+ * Return: the length written, -ERANGE if a target or the return address
+ * is out of reach, or -EINVAL if the instruction cannot run elsewhere (an
+ * operand-size prefix on a branch too: AMD truncates its target).
+ */
+int op_x86_insn_relocate(const struct op_x86_insn *insn, const u8 *bytes, u64 from, u64 to,
+			 u8 *out)
+{
+	u64 next = from + insn->len, target = next + (s64)insn->rel;
+	unsigned int len = op_x86_insn_relocated_len(insn);
+	s32 ret32;
+
+	if (!len)
+		return -EINVAL;
+	if (insn->has_rel && (insn->prefixes & OP_X86_PFX_OPSIZE))
+		return -EINVAL;
+	switch (insn->cls) {
+	case OP_X86_JMP:
+		out[0] = 0xe9;
+		break;
+	case OP_X86_JCC:	/* 70+cc rel8 or 0f 80+cc rel32 */
+		out[0] = 0x0f;
+		out[1] = 0x80 | (insn->opcode & 0xf);
+		break;
+	case OP_X86_CALL:
+		ret32 = (s32)next;
+		if ((s64)next != ret32)
+			return -ERANGE;
+		out[0] = 0x68;	/* push imm32 */
+		memcpy(out + 1, &ret32, sizeof(ret32));
+		out[OP_X86_PUSH32_LEN] = 0xe9;
+		break;
+	default:
+		memcpy(out, bytes, len);
+		if (insn->rip_relative &&
+		    op_x86_put_rel32(to + len, next + (s64)insn->disp, out + insn->disp_off))
+			return -ERANGE;
+		return len;
+	}
+	if (op_x86_put_rel32(to + len, target, out + len - sizeof(s32)))
+		return -ERANGE;
+	return len;
 }

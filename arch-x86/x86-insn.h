@@ -14,11 +14,13 @@
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #else
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef __UINT8_TYPE__ u8;
 typedef __UINT16_TYPE__ u16;
@@ -118,5 +120,16 @@ struct op_x86_insn {
 int op_x86_insn_decode(const u8 *buf, size_t avail, struct op_x86_insn *insn);
 bool op_x86_insn_can_boost(const struct op_x86_insn *insn);
 bool op_x86_insn_falls_through(const struct op_x86_insn *insn);
+
+/* The forms op_x86_insn_relocate() writes: jmp rel32, jcc rel32, push imm32. */
+#define OP_X86_JMP32_LEN	5
+#define OP_X86_JCC32_LEN	6
+#define OP_X86_PUSH32_LEN	5
+/* The longest of them: a call's push and jmp, or a copy. */
+#define OP_X86_RELOC_MAX	OP_X86_MAX_INSN_LEN
+
+unsigned int op_x86_insn_relocated_len(const struct op_x86_insn *insn);
+int op_x86_insn_relocate(const struct op_x86_insn *insn, const u8 *bytes, u64 from, u64 to,
+			 u8 *out);
 
 #endif /* OPTPROBE_X86_INSN_H */

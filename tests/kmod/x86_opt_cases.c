@@ -3,7 +3,10 @@
  * x86_64 boosting and jump optimization, on targets whose bytes are known
  * (x86_opt_targets.S, module optprobe_target_x86).  For each instruction
  * class a jump may replace (RIP-relative load and store, push and pop,
- * flags set inside and read after, group 2 shifts):
+ * flags set inside and read after, group 2 shifts, a call, a jcc rel8 or
+ * rel32 taken and not, a jmp rel8 or rel32, a return thunk or ret ending
+ * the region) and for functions with an indirect jump (a tail call through
+ * a retpoline, a jump table read from rodata):
  *
  *  - the trap path (OPTPROBE_F_NOOPT) gives the reference: the registers
  *    the pre and post handlers see, and the function's result;
@@ -13,13 +16,16 @@
  *    handlers see the same registers, and the result is the same;
  *
  * with hit counts equal to call counts throughout.  Functions where a jump
- * would be wrong (a call in the bytes it replaces, a jump into them, an
- * indirect jump, bytes after an unconditional jmp that a .cold fragment
- * jumps to, a jump label's target) stay unoptimized with the reason why.  A pre handler
- * redirects from the detour; a probe registered inside an optimized
- * region sends its site back to the breakpoint until it leaves.  Probes on
- * a jcc (both ways) and a jmp are optimized too, the branch run from the
- * detour, until a post handler joins them (registered, or enabled later).
+ * would be wrong (a jump into the bytes it replaces, a jump table entry
+ * there, an indirect jump in a function that takes its own code's
+ * addresses, bytes after an unconditional jmp that a .cold fragment jumps
+ * to, a jump label's target) stay unoptimized with the reason why.  A pre
+ * handler redirects from the detour; a probe registered inside an
+ * optimized region sends its site back to the breakpoint until it leaves.
+ * Probes on a jcc (both ways), a jmp and a call are optimized too, the
+ * branch run from the detour, until a post handler joins them (registered,
+ * or enabled later).  A task sleeping in the callee of a call run from a
+ * detour returns correctly after the probe and its detour went.
  *
  * Handlers run with AC and DF clear in every mode, even where the probed
  * code runs inside stac ... clac or after std, which it finds again after.
@@ -30,12 +36,15 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/kallsyms.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <asm/cpufeature.h>
 #include <asm/irqflags.h>
+#include <asm/unaligned.h>
 
 #include "internal.h"
 #include "optprobe_test.h"
@@ -54,6 +63,13 @@ MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 #define OP_TX86_UACCESS_PROBE	3
 #define OP_TX86_DF_PROBE	1
 
+/* and on the call of op_tx86_call_end, after push and mov */
+#define OP_TX86_CALL_PROBE	4
+/* and on the instruction before the jcc or jmp ending the region of op_tx86_j*_end */
+#define OP_TX86_END_PROBE	3
+/* and on op_tx86_table's first jump table target: mov 3, and 4, mov 8, jmp thunk 5 */
+#define OP_TX86_TABLE_PROBE	20
+
 #define CALLS	3
 #define ARG_A	3
 #define ARG_B	4
@@ -63,6 +79,7 @@ struct opt_case {
 	target_fn fn;
 	unsigned int offset;	/* of the probe in fn */
 	const char *refusal;	/* NULL: optimizable; else part of the reason */
+	bool swap;		/* called with (ARG_B, ARG_A) */
 };
 
 static struct opt_case cases[] = {
@@ -71,7 +88,18 @@ static struct opt_case cases[] = {
 	{ "pushpop", NULL, 0, NULL },
 	{ "flags", NULL, OP_TX86_FLAGS_PROBE, NULL },
 	{ "shift", NULL, 0, NULL },
-	{ "call_in_region", NULL, 0, "cannot run from a detour" },
+	{ "call_in_region", NULL, 0, NULL },
+	{ "call_end", NULL, 0, NULL },
+	{ "jcc8_end_taken", NULL, OP_TX86_END_PROBE, NULL },
+	{ "jcc8_end_not_taken", NULL, OP_TX86_END_PROBE, NULL, true },
+	{ "jcc32_end_taken", NULL, OP_TX86_END_PROBE, NULL },
+	{ "jcc32_end_not_taken", NULL, OP_TX86_END_PROBE, NULL, true },
+	{ "jmp8_end", NULL, OP_TX86_END_PROBE, NULL },
+	{ "jmp32_end", NULL, OP_TX86_END_PROBE, NULL },
+	{ "retpoline_tail_call", NULL, 0, NULL },
+	{ "return_thunk", NULL, 0, NULL },
+	{ "jump_table_read", NULL, 0, NULL },
+	{ "jump_table_entry_inside", NULL, OP_TX86_TABLE_PROBE, "jump table entry lands inside" },
 	{ "jump_into", NULL, 0, "lands inside" },
 	{ "jump_table", NULL, 0, "indirect jump" },
 	{ "jmp8_cold", NULL, OP_TX86_BRANCH_PROBE, "after an unconditional jmp" },
@@ -82,10 +110,13 @@ static void cases_init(void)
 {
 	const struct op_tx86_targets *x = &op_tx86_targets;
 	const target_fn fns[] = { x->riprel_load, x->riprel_store, x->pushpop, x->flags,
-				  x->shift, x->call_in_region, x->jump_into, x->jump_table,
-				  x->jmp8, x->jmp_next };
+				  x->shift, x->call_in_region, x->call_end, x->jcc8_end,
+				  x->jcc8_end, x->jcc32_end, x->jcc32_end, x->jmp8_end,
+				  x->jmp32_end, x->tail_call, x->ret_end, x->table, x->table,
+				  x->jump_into, x->jump_table, x->jmp8, x->jmp_next };
 	unsigned int i;
 
+	BUILD_BUG_ON(ARRAY_SIZE(fns) != ARRAY_SIZE(cases));
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		cases[i].fn = fns[i];
 }
@@ -182,7 +213,7 @@ static long call_args(target_fn fn, long a, long b)
 /* Call @c's target CALLS times with (ARG_A, ARG_B), always from the same stack depth. */
 static noinline long call_target(const struct opt_case *c)
 {
-	return call_args(c->fn, ARG_A, ARG_B);
+	return c->swap ? call_args(c->fn, ARG_B, ARG_A) : call_args(c->fn, ARG_A, ARG_B);
 }
 
 static int probe_at(struct optprobe *p, unsigned long addr, bool post, unsigned int flags)
@@ -513,10 +544,10 @@ static void check_probe_inside(struct ktap *t)
  * site back to the breakpoint (a detour has no place for it on the taken
  * way), and its leaving brings the detour back.
  */
-static void check_branch(struct ktap *t, const char *case_name, target_fn fn, long a, long b,
-			 long want)
+static void check_branch(struct ktap *t, const char *case_name, target_fn fn,
+			 unsigned int offset, long a, long b, long want)
 {
-	unsigned long addr = (unsigned long)fn + OP_TX86_BRANCH_PROBE;
+	unsigned long addr = (unsigned long)fn + offset;
 	struct pt_regs ref_pre, ref_post;
 	char name[TEST_NAME_LEN];
 	const char *diff, *reason;
@@ -584,9 +615,81 @@ static void check_branches(struct ktap *t)
 {
 	const struct op_tx86_targets *x = &op_tx86_targets;
 
-	check_branch(t, "jcc_fall_through", x->jcc, ARG_A, ARG_B, ARG_B - ARG_A);
-	check_branch(t, "jcc_taken", x->jcc, ARG_B, ARG_A, 8 * ARG_B + ARG_A);
-	check_branch(t, "jmp", x->jmp, ARG_A, ARG_B, 2 * ARG_A + ARG_B);
+	check_branch(t, "jcc_fall_through", x->jcc, OP_TX86_BRANCH_PROBE, ARG_A, ARG_B,
+		     ARG_B - ARG_A);
+	check_branch(t, "jcc_taken", x->jcc, OP_TX86_BRANCH_PROBE, ARG_B, ARG_A,
+		     8 * ARG_B + ARG_A);
+	check_branch(t, "jmp", x->jmp, OP_TX86_BRANCH_PROBE, ARG_A, ARG_B, 2 * ARG_A + ARG_B);
+	check_branch(t, "call", x->call_end, OP_TX86_CALL_PROBE, ARG_A, ARG_B,
+		     3 * ARG_A + ARG_B);
+}
+
+#define SLEEP_CHECKS	2
+
+static DECLARE_COMPLETION(callee_entered);
+static DECLARE_COMPLETION(callee_release);
+static DECLARE_COMPLETION(caller_done);
+static long caller_result;
+
+static void callee_sleeps(void)
+{
+	complete(&callee_entered);
+	wait_for_completion(&callee_release);
+}
+
+static int caller_fn(void *data)
+{
+	caller_result = op_tx86_targets.call_end(ARG_A, ARG_B);
+	complete(&caller_done);
+	return 0;
+}
+
+/*
+ * A task sleeps in the callee of a call that an optimized region ends,
+ * called from the detour, while the probe goes and its detour is freed:
+ * it returns to the original text after the call, never into the detour.
+ */
+static void check_callee_sleeps(struct ktap *t)
+{
+	const struct op_tx86_targets *x = &op_tx86_targets;
+	unsigned long addr = (unsigned long)x->call_end, detour = 0;
+	struct task_struct *task;
+	struct optprobe p;
+	bool unmapped;
+	u8 jmp[5], byte;
+	int ret;
+
+	reset_seen();
+	ret = probe_at(&p, addr, false, 0);
+	optprobe_sync();
+	if (!copy_from_kernel_nofault(jmp, (void *)addr, sizeof(jmp)) && jmp[0] == 0xe9)
+		detour = addr + sizeof(jmp) + get_unaligned((s32 *)(jmp + 1));
+	ktap_check(t, !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED && detour,
+		   "callee_sleeps_optimized", "register %d, mode %s: %s", ret,
+		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
+	*x->callee_hook = callee_sleeps;
+	task = kthread_run(caller_fn, NULL, "optprobe_caller");
+	if (IS_ERR(task)) {
+		*x->callee_hook = NULL;
+		ktap_check(t, false, "callee_sleeps_returns", "kthread_run %ld", PTR_ERR(task));
+		if (!ret)
+			optprobe_unregister(&p);
+		return;
+	}
+	wait_for_completion(&callee_entered);
+	if (!ret)
+		optprobe_unregister(&p);
+	optprobe_sync();
+	/* the detour's page goes with its last slot; others may still hold it */
+	unmapped = detour && copy_from_kernel_nofault(&byte, (void *)detour, 1);
+	complete(&callee_release);
+	wait_for_completion(&caller_done);
+	*x->callee_hook = NULL;
+	ktap_check(t, !ret && caller_result == 3 * ARG_A + ARG_B && pre_hits == 1,
+		   "callee_sleeps_returns", "result %ld not %d, %u hits, detour page %s",
+		   caller_result, 3 * ARG_A + ARG_B, pre_hits, unmapped ? "unmapped" : "mapped");
+	pr_info("callee_sleeps: the detour's page was %s while the callee slept\n",
+		unmapped ? "unmapped" : "still mapped");
 }
 
 #define ENABLE_POST_CHECKS	3
@@ -705,8 +808,8 @@ static void check_stack_traces(struct ktap *t)
 static int __init test_x86_opt_init(void)
 {
 	unsigned int i, plan = STATIC_KEY_CHECKS + 2 * FLAGS_CHECKS + REDIRECT_CHECKS +
-			       INSIDE_CHECKS + TRACE_CHECKS + 3 * BRANCH_CHECKS +
-			       ENABLE_POST_CHECKS;
+			       INSIDE_CHECKS + TRACE_CHECKS + 4 * BRANCH_CHECKS +
+			       ENABLE_POST_CHECKS + SLEEP_CHECKS;
 	struct ktap t;
 
 	cases_init();
@@ -730,6 +833,7 @@ static int __init test_x86_opt_init(void)
 	check_stack_traces(&t);
 	check_branches(&t);
 	check_enable_post(&t);
+	check_callee_sleeps(&t);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "x86_opt_targets.h"
 
 unsigned long op_tx86_call_sp;
+void (*op_tx86_callee_hook)(void);
 
 /* The key of op_tx86_static_key's jump label, whose entry the assembly writes. */
 DEFINE_STATIC_KEY_FALSE(op_tx86_key);
@@ -40,6 +41,15 @@ const struct op_tx86_targets op_tx86_targets = {
 	.static_key_set = op_tx86_static_key_set,
 	.uaccess = op_tx86_uaccess,
 	.df = op_tx86_df,
+	.call_end = op_tx86_call_end,
+	.jcc8_end = op_tx86_jcc8_end,
+	.jcc32_end = op_tx86_jcc32_end,
+	.jmp8_end = op_tx86_jmp8_end,
+	.jmp32_end = op_tx86_jmp32_end,
+	.tail_call = op_tx86_tail_call,
+	.ret_end = op_tx86_ret_end,
+	.table = op_tx86_table,
+	.callee_hook = &op_tx86_callee_hook,
 };
 EXPORT_SYMBOL_GPL(op_tx86_targets);
 

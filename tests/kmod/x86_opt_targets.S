@@ -16,6 +16,8 @@
 	.data
 SYM_DATA(op_tx86_var, .quad 1000)
 SYM_DATA(op_tx86_var2, .quad 0)
+/* where op_tx86_tail_call tail-calls */
+SYM_DATA(op_tx86_tail_fn, .quad op_tx86_pushpop)
 
 	.text
 
@@ -135,13 +137,126 @@ SYM_FUNC_START(op_tx86_nothing)
 	RET
 SYM_FUNC_END(op_tx86_nothing)
 
-/* a + b, with a call among the bytes a jump would replace */
+/* a + b, with a call ending the bytes a jump replaces (mov 3, call 5) */
 SYM_FUNC_START(op_tx86_call_in_region)
 	movq	%rdi, %rax
 	call	op_tx86_nothing
 	addq	%rsi, %rax
 	RET
 SYM_FUNC_END(op_tx86_call_in_region)
+
+/*
+ * 3a: calls op_tx86_callee_hook (if set; it may sleep) first, with the
+ * stack aligned for C
+ */
+SYM_FUNC_START(op_tx86_callee)
+	pushq	%rdi
+	movq	op_tx86_callee_hook(%rip), %rax
+	testq	%rax, %rax
+	jz	1f
+	CALL_NOSPEC rax
+1:	popq	%rax
+	leaq	(%rax,%rax,2), %rax
+	RET
+SYM_FUNC_END(op_tx86_callee)
+
+/*
+ * 3a + b: a call of op_tx86_callee ends the bytes a jump at the start
+ * replaces (push 1, mov 3, call 5); probed on the call too
+ * (OP_TX86_CALL_PROBE bytes in), the whole region then
+ */
+SYM_FUNC_START(op_tx86_call_end)
+	pushq	%rbx
+	movq	%rsi, %rbx
+	call	op_tx86_callee
+	addq	%rbx, %rax
+	popq	%rbx
+	RET
+SYM_FUNC_END(op_tx86_call_end)
+
+/*
+ * a - b if a < b, else a + b: probed on the cmp (OP_TX86_END_PROBE bytes
+ * in), whose region a jl ends, rel8 here and rel32 in op_tx86_jcc32_end
+ */
+SYM_FUNC_START(op_tx86_jcc8_end)
+	movq	%rdi, %rax
+	cmpq	%rsi, %rdi
+	jl	1f
+	addq	%rsi, %rax
+	RET
+1:	subq	%rsi, %rax
+	RET
+SYM_FUNC_END(op_tx86_jcc8_end)
+
+SYM_FUNC_START(op_tx86_jcc32_end)
+	movq	%rdi, %rax
+	cmpq	%rsi, %rdi
+	.byte	0x0f, 0x8c		/* jl 1f, in its rel32 form */
+	.long	1f - 2f
+2:	addq	%rsi, %rax
+	RET
+1:	subq	%rsi, %rax
+	RET
+SYM_FUNC_END(op_tx86_jcc32_end)
+
+/*
+ * a + 2b: probed on the first add (OP_TX86_END_PROBE bytes in), whose
+ * region a jmp ends, rel8 here and rel32 in op_tx86_jmp32_end; the jmp
+ * back lands right after the region
+ */
+SYM_FUNC_START(op_tx86_jmp8_end)
+	movq	%rdi, %rax
+	addq	%rsi, %rax
+	jmp	1f
+2:	RET
+1:	addq	%rsi, %rax
+	jmp	2b
+SYM_FUNC_END(op_tx86_jmp8_end)
+
+SYM_FUNC_START(op_tx86_jmp32_end)
+	movq	%rdi, %rax
+	addq	%rsi, %rax
+	.byte	0xe9			/* jmp 1f, in its rel32 form */
+	.long	1f - 2f
+2:	RET
+1:	addq	%rsi, %rax
+	jmp	2b
+SYM_FUNC_END(op_tx86_jmp32_end)
+
+/* 2(a + b): a tail call of op_tx86_pushpop(a + b, a + b) through a retpoline */
+SYM_FUNC_START(op_tx86_tail_call)
+	addq	%rsi, %rdi
+	movq	%rdi, %rsi
+	movq	op_tx86_tail_fn(%rip), %rax
+	JMP_NOSPEC rax
+SYM_FUNC_END(op_tx86_tail_call)
+
+/* a + b: a lea (4) and the return, a jmp to the return thunk or a ret */
+SYM_FUNC_START(op_tx86_ret_end)
+	leaq	(%rdi,%rsi), %rax
+	RET
+SYM_FUNC_END(op_tx86_ret_end)
+
+/*
+ * a + 30 if b is even, else a + 20: a jump table in rodata.  The probe at
+ * the start replaces the mov and the and, where no entry lands; one on its
+ * first target (OP_TX86_TABLE_PROBE bytes in) would replace its second.
+ */
+SYM_FUNC_START(op_tx86_table)
+	movq	%rdi, %rax
+	andq	$1, %rsi
+	movq	op_tx86_table_targets(,%rsi,8), %rcx
+	JMP_NOSPEC rcx
+1:	addq	$10, %rax
+2:	addq	$20, %rax
+	RET
+SYM_FUNC_END(op_tx86_table)
+
+	.pushsection .rodata
+	.balign	8
+op_tx86_table_targets:
+	.quad	1b, 2b
+	.popsection
 
 /* a + b (b > 0), with a loop jumping back to the probe's second instruction */
 SYM_FUNC_START(op_tx86_jump_into)

@@ -24,6 +24,17 @@ long op_tx86_jmp_next(long a, long b);
 long op_tx86_static_key(long a, long b);
 long op_tx86_uaccess(long a, long b);
 long op_tx86_df(long a, long b);
+long op_tx86_call_end(long a, long b);
+long op_tx86_jcc8_end(long a, long b);
+long op_tx86_jcc32_end(long a, long b);
+long op_tx86_jmp8_end(long a, long b);
+long op_tx86_jmp32_end(long a, long b);
+long op_tx86_tail_call(long a, long b);
+long op_tx86_ret_end(long a, long b);
+long op_tx86_table(long a, long b);
+
+/* What op_tx86_callee (which op_tx86_call_end calls) calls first, if set. */
+extern void (*op_tx86_callee_hook)(void);
 
 /* The key of op_tx86_static_key's jump label. */
 DECLARE_STATIC_KEY_FALSE(op_tx86_key);
@@ -49,6 +60,9 @@ struct op_tx86_targets {
 	target_fn riprel_load, riprel_store, pushpop, flags, shift, jcc, jmp, ret42;
 	target_fn call_in_region, jump_into, jump_table, jmp8, jmp_next, static_key;
 	target_fn uaccess, df;
+	target_fn call_end, jcc8_end, jcc32_end, jmp8_end, jmp32_end, tail_call, ret_end, table;
+	/* what op_tx86_callee calls first, if set */
+	void (**callee_hook)(void);
 	/* turn op_tx86_static_key's key on or off */
 	void (*static_key_set)(bool on);
 	target_fn coexist[OP_TX86_NR_COEXIST];
