@@ -86,16 +86,16 @@ int op_x86_decode(unsigned long addr, unsigned long end, struct op_x86_insn *ins
 static const char *op_x86_refusal(const struct op_x86_insn *insn)
 {
 	switch (insn->cls) {
-	case OP_X86_INT3:	/* padding, or another debugger's breakpoint */
-	case OP_X86_INT:	/* int n, int1 */
+	case OP_X86_INT3:
+		return "int3 (padding, or another debugger's breakpoint)";
+	case OP_X86_INT:
+		return "software interrupt (int n, int1)";
 	case OP_X86_IRET:
-		return "interrupt or interrupt return";
+		return "interrupt return";
 	case OP_X86_FAR:	/* ff /3, ff /5 through memory; far ret */
-		if (insn->opcode == 0xff)
-			return "indirect jump or call";
-		fallthrough;
+		return insn->opcode == 0xff ? "far call or jump" : "far return";
 	case OP_X86_RET_IMM:
-		return "far or stack-adjusting return/jump";
+		return "return popping an immediate (ret imm16)";
 	case OP_X86_JMP_INDIRECT:
 	case OP_X86_CALL_INDIRECT:
 		return "indirect jump or call";

@@ -95,6 +95,13 @@ static bool op_x86_probed_branch(const struct op_site *site)
 	       site->arch.emulation == OP_X86_EMU_CALL;
 }
 
+/* A ret, near or far, or an iret. */
+static bool op_x86_returns(const struct op_x86_insn *insn)
+{
+	return insn->cls == OP_X86_RET || insn->cls == OP_X86_RET_IMM ||
+	       insn->cls == OP_X86_IRET || (insn->cls == OP_X86_FAR && insn->opcode != 0xff);
+}
+
 /* Does the detour go on after @insn's relocated form, to the jmp back? */
 static bool op_x86_detour_goes_on(const struct op_x86_insn *insn)
 {
@@ -128,8 +135,9 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 			return -EINVAL;
 		}
 		if (!op_x86_insn_falls_through(insn) && pos + insn->len - addr < JMP32_INSN_SIZE) {
-			site->reason =
-				"the jump would replace bytes after an unconditional jmp or ret";
+			site->reason = op_x86_returns(insn) ?
+				"the jump would replace bytes after a ret" :
+				"the jump would replace bytes after an unconditional jmp";
 			return -EINVAL;
 		}
 		if (!op_x86_insn_relocated_len(insn)) {
