@@ -16,8 +16,18 @@
  *    loop, timed with get_cycles() (x86_64: TSC; ppc64le: the timebase,
  *    512 MHz under QEMU, hence large n) and ktime_get_ns(); each row is the
  *    median of @runs such loops, each run with preemption disabled and
- *    interrupts on, after one untimed warm-up of n/10 calls.  The probe is
- *    on the first instruction after the target's ftrace site.  Rows: no
+ *    interrupts on, after one untimed warm-up of n/10 calls.  Under
+ *    QEMU's -icount shift=0 (scripts/bench's second boot) a nanosecond is
+ *    one instruction: the same rows then count instructions exactly.
+ *    Targets, one per class of probed site, each probed by both
+ *    implementations on the same instruction: in module text
+ *    (optprobe_bench_target.ko), the ftrace site of optprobe_bench_hit()
+ *    (function entry through ftrace) and the instruction after it; the
+ *    first instruction of a function without an ftrace site; inside a
+ *    function, an ALU instruction, a load or store, a RIP- or TOC-relative
+ *    instruction and a conditional branch (optprobe_bench_asm()); in
+ *    kernel-core text, gcd()'s ftrace site and the instruction after it.
+ *    Rows: no
  *    probe; the kernel's kprobe with its optimization switched off
  *    (debug.kprobes-optimization = 0, written through /proc/sys); the
  *    kernel's kprobe optimized (switch on, wait_for_kprobe_optimizer());
@@ -25,8 +35,10 @@
  *    only (boosted), with both and optprobe_sync() (optimized), the same
  *    with 4 probes on the address, and with a post handler.  Every
  *    handler only counts its hits (a per-CPU counter), and the counts are
- *    checked.  Targets: optprobe_bench_hit() in module text; on ppc64le
- *    also gcd() in kernel-core text, where the kernel's optprobes apply.
+ *    checked.  One more row, "floor", on the function without an ftrace
+ *    site: the same function preceded by a full struct pt_regs save, a
+ *    direct call of optprobe's pre handler and the restore, what any hit
+ *    costs at least.
  *
  * 2. Scale ("sites" and "scale" lines).  Sites: in kernel text, the first
  *    instruction after the ftrace site of every function kallsyms lists
@@ -314,7 +326,6 @@ static void bench_mem_sample(struct bench_mem *m)
 
 /* ---- 1. hit cost ---- */
 
-static DEFINE_PER_CPU(unsigned long, bench_pre_hits);
 static DEFINE_PER_CPU(unsigned long, bench_post_hits);
 
 static unsigned long bench_count(unsigned long __percpu *counter)
@@ -327,20 +338,15 @@ static unsigned long bench_count(unsigned long __percpu *counter)
 	return sum;
 }
 
-static int bench_op_pre(struct optprobe *p, struct pt_regs *regs)
-{
-	this_cpu_inc(bench_pre_hits);
-	return 0;
-}
-
 static void bench_op_post(struct optprobe *p, struct pt_regs *regs)
 {
 	this_cpu_inc(bench_post_hits);
 }
 
+/* The kernel's kprobes run the same handler as optprobe's (target.c). */
 static int bench_kp_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	this_cpu_inc(bench_pre_hits);
+	this_cpu_inc(optprobe_bench_pre_hits);
 	return 0;
 }
 
@@ -360,7 +366,7 @@ static void bench_hold_area(bool hold)
 	if (hold) {
 		memset(&bench_holder, 0, sizeof(bench_holder));
 		bench_holder.addr = (void *)bench_after_ftrace((unsigned long)gcd);
-		bench_holder.pre_handler = bench_op_pre;
+		bench_holder.pre_handler = optprobe_bench_pre;
 		bench_holding = !optprobe_register(&bench_holder);
 		if (bench_holding)
 			optprobe_sync();
@@ -375,57 +381,91 @@ static void bench_hold_area(bool hold)
 #endif
 }
 
-static noinline u64 bench_run_module(unsigned int calls)
+/* The same arguments every call: the same path through every target. */
+static noinline u64 bench_run(u64 (*fn)(u64 a, u64 b), unsigned int calls)
 {
-	u64 acc = 0;
+	u64 a = 3 * 5 * 7 * 11, b = 5 * 7 * 13, acc = 0;
 	unsigned int i;
 
 	for (i = 0; i < calls; i++)
-		acc += optprobe_bench_hit(i, acc);
+		acc += fn(a, b);
 	return acc;
 }
 
-#ifdef CONFIG_PPC64
-static noinline u64 bench_run_core(unsigned int calls)
+/* gcd() to the type of a target; the call it adds is in every row */
+static u64 bench_gcd(u64 a, u64 b)
 {
-	unsigned long a = 3 * 5 * 7 * 11, b = 5 * 7 * 13;
-	u64 acc = 0;
-	unsigned int i;
-
-	/* gcd() is __attribute_const__: hide the arguments, or one call does */
-	for (i = 0; i < calls; i++) {
-		OPTIMIZER_HIDE_VAR(a);
-		acc += gcd(a, b);
-	}
-	return acc;
+	return gcd(a, b);
 }
-#endif
+
+enum bench_where {
+	BENCH_FTRACE,		/* at the function's ftrace site */
+	BENCH_AFTER_FTRACE,	/* the first instruction after it */
+	BENCH_ASM,		/* optprobe_bench_asm(class)->site */
+};
 
 struct bench_target {
 	const char *name;
-	unsigned long func;
-	u64 (*run)(unsigned int calls);
+	u64 (*fn)(u64 a, u64 b);	/* called; of BENCH_ASM, optprobe_bench_asm()'s */
+	void *func;			/* probed, of BENCH_FTRACE and BENCH_AFTER_FTRACE */
+	enum bench_where where;
+	enum optprobe_bench_class class;	/* of BENCH_ASM */
 	bool exact;		/* only this module calls it: the hit counts are exact */
 };
 
 static const struct bench_target bench_targets[] = {
-	{ "module", (unsigned long)optprobe_bench_hit, bench_run_module, true },
-#ifdef CONFIG_PPC64
-	{ "core", (unsigned long)gcd, bench_run_core, false },
-#endif
+	{ "module-ftrace", optprobe_bench_hit, optprobe_bench_hit, BENCH_FTRACE, 0, true },
+	{ "module-after-ftrace", optprobe_bench_hit, optprobe_bench_hit, BENCH_AFTER_FTRACE, 0,
+	  true },
+	{ "module-no-ftrace", NULL, NULL, BENCH_ASM, OPTPROBE_BENCH_NOFTRACE, true },
+	{ "module-alu", NULL, NULL, BENCH_ASM, OPTPROBE_BENCH_ALU, true },
+	{ "module-load-store", NULL, NULL, BENCH_ASM, OPTPROBE_BENCH_MEM, true },
+	{ IS_ENABLED(CONFIG_X86) ? "module-rip-relative" : "module-toc-relative", NULL, NULL,
+	  BENCH_ASM, OPTPROBE_BENCH_PCREL, true },
+	{ "module-jcc", NULL, NULL, BENCH_ASM, OPTPROBE_BENCH_JCC, true },
+	{ "core-ftrace", bench_gcd, gcd, BENCH_FTRACE, 0, false },
+	{ "core-after-ftrace", bench_gcd, gcd, BENCH_AFTER_FTRACE, 0, false },
 };
+
+/* The floor row runs on the target whose body the floor shares only. */
+static bool bench_floor_target(const struct bench_target *tg)
+{
+	return tg->where == BENCH_ASM && tg->class == OPTPROBE_BENCH_NOFTRACE;
+}
+
+static u64 (*bench_target_fn(const struct bench_target *tg))(u64 a, u64 b)
+{
+	return tg->where == BENCH_ASM ? optprobe_bench_asm(tg->class)->fn : tg->fn;
+}
+
+/* The probed address of @tg, or 0. */
+static unsigned long bench_target_site(const struct bench_target *tg)
+{
+	unsigned long func = (unsigned long)tg->func;
+
+	switch (tg->where) {
+	case BENCH_FTRACE:
+		return bench_ksyms.ftrace_location(func);
+	case BENCH_AFTER_FTRACE:
+		return bench_after_ftrace(func);
+	default:
+		return optprobe_bench_asm(tg->class)->site;
+	}
+}
 
 struct bench_row {
 	const char *name;
 	enum bench_impl impl;
 	enum optprobe_mode want;
 	bool boost, optimize;	/* optprobe's switches; the kernel's optimization */
-	unsigned int nprobes;
+	unsigned int nprobes;	/* handler runs per call */
 	bool post;
+	bool floor;		/* no probe: call the floor instead of the target */
 };
 
 static const struct bench_row bench_rows[] = {
 	{ "none", BENCH_NONE },
+	{ "floor", BENCH_NONE, OPTPROBE_MODE_DISABLED, false, false, 1, false, true },
 	{ "kprobe", BENCH_KPROBE, OPTPROBE_MODE_TRAP, false, false, 1 },
 	{ "kprobe_opt", BENCH_KPROBE, OPTPROBE_MODE_OPTIMIZED, false, true, 1 },
 	{ "trap", BENCH_OPTPROBE, OPTPROBE_MODE_TRAP, false, false, 1 },
@@ -436,20 +476,20 @@ static const struct bench_row bench_rows[] = {
 };
 
 /* Median cycles and nanoseconds of @runs timed loops of @n calls. */
-static void bench_time(const struct bench_target *tg, u64 *cycles, u64 *ns)
+static void bench_time(u64 (*fn)(u64 a, u64 b), u64 *cycles, u64 *ns)
 {
 	u64 c[BENCH_MAX_RUNS], d[BENCH_MAX_RUNS];
 	cycles_t c0, c1;
 	unsigned int r;
 	u64 t0, t1;
 
-	tg->run(n / 10);
+	bench_run(fn, n / 10);
 	for (r = 0; r < runs; r++) {
 		cond_resched();
 		preempt_disable();
 		c0 = get_cycles();
 		t0 = bench_now();
-		tg->run(n);
+		bench_run(fn, n);
 		c1 = get_cycles();
 		t1 = bench_now();
 		preempt_enable();
@@ -481,7 +521,9 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 		if (!ret && row->optimize)
 			bench_ksyms.wait_for_kprobe_optimizer();
 		mode = bench_kprobe_mode(addr);
-		if (mode != row->want)
+		if (mode == OPTPROBE_MODE_FTRACE)
+			reason = "function entry: runs through ftrace";
+		else if (mode != row->want)
 			reason = "the kernel did not optimize it";
 	} else if (row->impl == BENCH_OPTPROBE) {
 		op_set_boost(row->boost);
@@ -489,7 +531,7 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 		for (i = 0; i < row->nprobes; i++) {
 			memset(&probes[i], 0, sizeof(probes[i]));
 			probes[i].addr = (void *)addr;
-			probes[i].pre_handler = bench_op_pre;
+			probes[i].pre_handler = optprobe_bench_pre;
 			probes[i].post_handler = row->post ? bench_op_post : NULL;
 			ps[i] = &probes[i];
 		}
@@ -506,10 +548,11 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 		goto out;
 	}
 
-	pre0 = bench_count(&bench_pre_hits);
+	pre0 = bench_count(&optprobe_bench_pre_hits);
 	post0 = bench_count(&bench_post_hits);
-	bench_time(tg, &cycles, &ns);
-	pre = bench_count(&bench_pre_hits) - pre0;
+	bench_time(row->floor ? optprobe_bench_asm(OPTPROBE_BENCH_FLOOR)->fn :
+		   bench_target_fn(tg), &cycles, &ns);
+	pre = bench_count(&optprobe_bench_pre_hits) - pre0;
 	post = bench_count(&bench_post_hits) - post0;
 	calls = n / 10 + (unsigned long)runs * n;
 
@@ -522,7 +565,7 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 		optprobe_sync();
 	}
 
-	calls *= row->impl == BENCH_NONE ? 0 : row->nprobes;
+	calls *= row->nprobes;
 	if (!ktap_check(&ktap, tg->exact ? pre == calls && post == (row->post ? calls : 0) :
 			pre >= calls && post >= (row->post ? calls : 0), name,
 			"%lu pre and %lu post handler runs for %lu calls", pre, post, calls))
@@ -550,18 +593,19 @@ static void bench_hits(void)
 
 	for (i = 0; i < ARRAY_SIZE(bench_targets); i++) {
 		const struct bench_target *tg = &bench_targets[i];
-		unsigned long addr = bench_after_ftrace(tg->func);
+		unsigned long addr = bench_target_site(tg);
 
 		if (bench_pass == BENCH_OPTPROBE)
 			pr_info("target name=%s addr=%pS\n", tg->name, (void *)addr);
 		for (j = 0; j < ARRAY_SIZE(bench_rows); j++) {
-			if (!bench_row_now(&bench_rows[j]))
+			if (!bench_row_now(&bench_rows[j]) ||
+			    (bench_rows[j].floor && !bench_floor_target(tg)))
 				continue;
 			if (addr)
 				bench_hit_row(tg, addr, &bench_rows[j]);
 			else
 				ktap_check(&ktap, false, tg->name, "%ps has no ftrace site",
-					   (void *)tg->func);
+					   tg->func);
 		}
 	}
 }
@@ -703,7 +747,7 @@ static unsigned int bench_accept(unsigned long *sites, unsigned int nr,
 		goto out;
 	for (i = 0; i < nr; i++) {
 		probes[i].addr = (void *)sites[i];
-		probes[i].pre_handler = bench_op_pre;
+		probes[i].pre_handler = optprobe_bench_pre;
 		probes[i].flags = OPTPROBE_F_DISABLED;
 		ret = optprobe_register(&probes[i]);
 		if (ret) {
@@ -830,7 +874,7 @@ static int bench_trial(const unsigned long *sites, unsigned int nr)
 	nr = min_t(unsigned int, nr, ARRAY_SIZE(probes));
 	for (i = 0; i < nr; i++) {
 		probes[i].addr = (void *)sites[i];
-		probes[i].pre_handler = bench_op_pre;
+		probes[i].pre_handler = optprobe_bench_pre;
 		ps[i] = &probes[i];
 		kps[i].addr = (void *)sites[i];
 		kps[i].pre_handler = bench_kp_pre;
@@ -930,7 +974,7 @@ static int bench_scale_optprobe(const unsigned long *sites, unsigned int nr,
 		goto out;
 	for (i = 0; i < nr; i++) {
 		probes[i].addr = (void *)sites[i];
-		probes[i].pre_handler = bench_op_pre;
+		probes[i].pre_handler = optprobe_bench_pre;
 		ps[i] = &probes[i];
 	}
 	bench_mem_sample(&r->mem0);
@@ -1136,7 +1180,7 @@ static void bench_coverage_optprobe(const unsigned long *sites, unsigned int nr,
 	memset(probes, 0, nr * sizeof(*probes));
 	for (i = 0; i < nr; i++) {
 		probes[i].addr = (void *)sites[i];
-		probes[i].pre_handler = bench_op_pre;
+		probes[i].pre_handler = optprobe_bench_pre;
 		ret = optprobe_register(&probes[i]);
 		if (ret)
 			bench_histogram_add(&c->h, bench_errno_reason(ret));
@@ -1304,7 +1348,8 @@ static unsigned int bench_plan(void)
 	unsigned int plan = 0;
 
 	if (hits)
-		plan += ARRAY_SIZE(bench_targets) * ARRAY_SIZE(bench_rows);
+		/* the floor row on one target only */
+		plan += ARRAY_SIZE(bench_targets) * (ARRAY_SIZE(bench_rows) - 1) + 1;
 	if (scale)
 		plan += (bench_scale_kernel() + bench_scale_module()) * (1 + 2 * nr_scale_n);
 	if (coverage)
