@@ -26,15 +26,13 @@
 
 #include "arch.h"
 
-static void op_x86_run(struct op_site *site, struct pt_regs *regs)
+/* Emulate the probed instruction (not OP_X86_OUT_OF_LINE), then the post handlers. */
+static void op_x86_emulate(struct op_site *site, struct pt_regs *regs)
 {
 	const struct op_arch_site *arch = &site->arch;
 	unsigned long next = site->addr + arch->len;
 
 	switch (arch->emulation) {
-	case OP_X86_OUT_OF_LINE:
-		regs->ip = (unsigned long)site->slot;
-		return;
 	case OP_X86_EMU_JMP:
 		int3_emulate_jmp(regs, arch->target);
 		break;
@@ -53,7 +51,7 @@ static void op_x86_run(struct op_site *site, struct pt_regs *regs)
 	op_dispatch_post(site, regs);
 }
 
-NOKPROBE_SYMBOL(op_x86_run);
+NOKPROBE_SYMBOL(op_x86_emulate);
 
 static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 {
@@ -72,8 +70,13 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 	}
 	if (site && !site->ftrace) {
 		regs->ip = addr;
-		if (!op_dispatch_pre(site, regs))
-			op_x86_run(site, regs);
+		if (op_dispatch_pre(site, regs))
+			return NOTIFY_STOP;
+		/* on to the copy in the slot, or emulated here */
+		if (likely(site->arch.emulation == OP_X86_OUT_OF_LINE))
+			regs->ip = (unsigned long)site->slot;
+		else
+			op_x86_emulate(site, regs);
 		return NOTIFY_STOP;
 	}
 
@@ -123,19 +126,25 @@ static void op_x86_detour_resume(struct pt_regs *regs, unsigned long sp, unsigne
  * with the detour, or 1 to leave through op_x86_detour_redirect as
  * op_x86_detour_resume() set up: where a pre handler redirected, or on
  * to the copy with the sp it chose.
+ *
+ * Every hit runs this, so nothing but the handlers' list is kept across
+ * their calls: the head pushed @regs right below the probe's sp, which
+ * @regs + 1 gives back, and the call returns to the detour's tail, which
+ * the copy follows.
  */
 int notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
 {
-	unsigned long sp = regs->sp;
+	unsigned long sp = (unsigned long)(regs + 1);
 	int resume = 0;
 
 	preempt_disable_notrace();
 	regs->ip = site->addr;
-	if (op_dispatch_pre(site, regs)) {
+	if (unlikely(op_dispatch_pre(site, regs))) {
 		op_x86_detour_resume(regs, sp, regs->ip);
 		resume = 1;
-	} else if (regs->sp != sp) {
-		op_x86_detour_resume(regs, sp, (unsigned long)site->detour + op_x86_detour_body());
+	} else if (unlikely(regs->sp != sp)) {
+		op_x86_detour_resume(regs, sp, (unsigned long)__builtin_return_address(0) +
+				     (op_x86_detour_tail_end - op_x86_detour_tail));
 		resume = 1;
 	}
 	preempt_enable_notrace();
