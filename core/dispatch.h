@@ -34,7 +34,11 @@ DECLARE_PER_CPU(bool, op_in_handler);
  * has the same layout, and several CPUs may miss one probe at once, so
  * count atomically to keep the count exact.  Hits, on every hit of every
  * probe, are counted per CPU: no atomic, no cache line shared between the
- * CPUs hitting a probe (op_probe_hits() sums them).
+ * CPUs hitting a probe (op_probe_hits() sums them).  The recursion guard
+ * is set while a CPU counts a hit, so an interrupting hit on that CPU
+ * counts a miss instead, never the same hit counter: the plain per-CPU
+ * increment is exact without masking interrupts (which this_cpu_inc()
+ * does on powerpc, through an out-of-line interrupt-state restore).
  */
 static __always_inline void op_count(unsigned long *counter)
 {
@@ -73,7 +77,7 @@ static __always_inline int op_dispatch_pre(struct op_site *site, struct pt_regs 
 	list_for_each_entry_rcu(p, &site->probes, list) {
 		if (READ_ONCE(p->disabled))
 			continue;
-		this_cpu_inc(*p->nhit);
+		__this_cpu_inc(*p->nhit);
 		if (p->pre_handler && p->pre_handler(p, regs)) {
 			redirected = 1;
 			break;

@@ -29,15 +29,20 @@ static void op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct op_site *site;
 	int bit;
 
-	preempt_disable_notrace();
-	site = op_site_lookup(ip);
+	/* see op_ftrace_ops */
+	if (!rcu_is_watching())
+		return;
+	/* disables preemption when it succeeds */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0) {
+		preempt_disable_notrace();
+		site = op_site_lookup(ip);
 		if (site)
 			op_dispatch_missed(site);
 		preempt_enable_notrace();
 		return;
 	}
+	site = op_site_lookup(ip);
 	if (site && regs) {
 		/* as at a breakpoint: the pre handler sees the probed address */
 		instruction_pointer_set(regs, ip);
@@ -47,18 +52,21 @@ static void op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		}
 	}
 	ftrace_test_recursion_unlock(bit);
-	preempt_enable_notrace();
 }
 
 NOKPROBE_SYMBOL(op_ftrace_handler);
 
 /*
- * FL_RCU: not called where RCU is not watching (idle), so that the grace
- * periods of op_quiesce() cover every running handler.
+ * The handler returns at once where RCU is not watching (idle), so that
+ * the grace periods of op_quiesce() cover every running handler.  It
+ * checks that itself: FTRACE_OPS_FL_RCU would do the same, but through
+ * ftrace's assist function, which takes a recursion bit and disables
+ * preemption around an indirect call of the handler, which does both
+ * again, on every hit.
  */
 static struct ftrace_ops op_ftrace_ops = {
 	.func = op_ftrace_handler,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_RCU,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
 };
 
 /* Armed ftrace sites; op_ftrace_ops is registered while there are any. */
