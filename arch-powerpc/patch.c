@@ -65,10 +65,24 @@ void op_ppc_text_unlock(void)
 		mutex_unlock(op_ppc_kprobe_mutex);
 }
 
+/* Is there a mutex at @addr: its waiters' list well linked, in the kernel? */
+static bool op_ppc_looks_like_mutex(unsigned long addr)
+{
+	struct list_head *head = &((struct mutex *)addr)->wait_list, *prev;
+	struct mutex m;	/* a copy, to look at */
+
+	if (!is_kernel_addr(addr) || copy_from_kernel_nofault(&m, (void *)addr, sizeof(m)))
+		return false;
+	return is_kernel_addr((unsigned long)m.wait_list.next) &&
+	       !copy_from_kernel_nofault(&prev, &m.wait_list.next->prev, sizeof(prev)) &&
+	       prev == head;
+}
+
 /*
  * kprobe_mutex is a data symbol, not in kallsyms without KALLSYMS_ALL:
  * found as the cache is (core-cache.c), from two functions that lock
- * nothing else, so every mutex_lock() call of theirs passes it in r3.
+ * nothing else, so every mutex_lock() call of theirs passes it in r3;
+ * then it must look like a mutex.
  */
 void __init op_ppc_kprobe_lock_init(void)
 {
@@ -78,9 +92,8 @@ void __init op_ppc_kprobe_lock_init(void)
 					      ARRAY_SIZE(found)));
 	b = op_ppc_same(found, op_ppc_refs_in("kprobe_free_init_mem", lock, found,
 					      ARRAY_SIZE(found)));
-	if (!lock || !a || a != b) {
-		pr_warn("the kernel's kprobe_mutex not found (%llx, %llx): text changes race with the kernel's kprobes\n",
-			a, b);
+	if (!lock || !a || a != b || !op_ppc_looks_like_mutex(a)) {
+		pr_warn("the kernel's kprobe_mutex not found: text changes race with the kernel's kprobes\n");
 		return;
 	}
 	op_ppc_kprobe_mutex = (struct mutex *)a;

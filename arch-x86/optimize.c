@@ -287,7 +287,8 @@ static bool op_x86_text(unsigned long addr, unsigned long func, unsigned long en
  * Does an entry of the jump table at @table land strictly inside the
  * region?  Its entries are read for as long as they are text (a table of
  * the function's own labels, as computed gotos make, may point into its
- * .cold fragment too), at most OP_X86_TABLE_MAX of them.
+ * .cold fragment too), at most OP_X86_TABLE_MAX of them: a longer table
+ * counts as landing inside, since its rest is not read.
  */
 static bool op_x86_table_into(const struct op_site *site, unsigned long table,
 			      unsigned long func, unsigned long end, u8 rlen)
@@ -302,7 +303,7 @@ static bool op_x86_table_into(const struct op_site *site, unsigned long table,
 		if (op_x86_into_region(site, entry, rlen))
 			return true;
 	}
-	return false;
+	return true;
 }
 
 /*

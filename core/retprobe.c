@@ -76,7 +76,7 @@ static int op_ret_grow(struct op_ret *ret, unsigned int n)
 	return 0;
 }
 
-/* Half the pool in use is the hit path's cue to ask for more. */
+/* A quarter of the pool in use is the hit path's cue to ask for more. */
 static bool op_ret_pool_low(struct op_ret *ret, int nfree)
 {
 	unsigned int size = READ_ONCE(ret->pool_size);
@@ -222,7 +222,11 @@ static void op_ret_free(struct op_ret *ret)
 
 static void op_ret_free_work(struct work_struct *work)
 {
-	op_ret_free(container_of(work, struct op_ret, free_work));
+	struct op_ret *ret = container_of(work, struct op_ret, free_work);
+
+	/* the irq_work that queued this may still be finishing on its CPU */
+	irq_work_sync(&ret->free_kick);
+	op_ret_free(ret);
 	/* taken by op_ret_unregister_batch(); optprobe's unload drains op_ret_wq */
 	module_put(THIS_MODULE);
 }
@@ -255,6 +259,15 @@ static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *ent
 	}
 	if (!op_ksyms.kallsyms_lookup_size_offset(func, &size, &offset) || offset) {
 		*why = "not the start of a function";
+		return -EINVAL;
+	}
+	/*
+	 * What calls optprobe's task-exit hook (op_ret_task_exit()) returns
+	 * after it, where the hook took every call of the task to be over.
+	 */
+	if (func == (unsigned long)op_ret_exit_tp->iterator ||
+	    func == (unsigned long)op_ret_exit_tp->static_call_tramp) {
+		*why = "it calls optprobe's task-exit hook (sched_process_exit)";
 		return -EINVAL;
 	}
 	*entry = op_ksyms.ftrace_location(func) ?: op_arch_local_entry(func);
@@ -381,6 +394,8 @@ static void op_ret_unregister_batch(struct optretprobe **rps, unsigned int n)
 			op_ret_warn(rps[i], "unregister", "not registered", -EINVAL);
 			continue;
 		}
+		/* taken here, once: the same probe twice is "not registered" */
+		WRITE_ONCE(rps[i]->priv, NULL);
 		list_del(&ret->list);
 		entries[k++] = &ret->entry;
 	}
@@ -391,15 +406,12 @@ static void op_ret_unregister_batch(struct optretprobe **rps, unsigned int n)
 		WRITE_ONCE(container_of(entries[i], struct op_ret, entry)->dead, true);
 	/* a return that saw !dead has finished its handler */
 	synchronize_rcu();
-	for (i = 0; i < n; i++) {
-		ret = rps[i]->priv;
-		if (!ret)
-			continue;
+	for (i = 0; i < k; i++) {
+		ret = container_of(entries[i], struct op_ret, entry);
 		/* the entry probe was the only one to kick it */
 		irq_work_sync(&ret->grow_kick);
 		cancel_work_sync(&ret->grow_work);
 		__module_get(THIS_MODULE);
-		WRITE_ONCE(rps[i]->priv, NULL);
 		percpu_ref_kill(&ret->inflight);
 	}
 	kfree(entries);

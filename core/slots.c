@@ -26,6 +26,7 @@
 
 #include "arch.h"
 #include "internal.h"
+#include "ksyms.h"
 
 struct op_slot_area {
 	struct list_head list;		/* in op_slot_areas */
@@ -106,6 +107,9 @@ int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 	lockdep_assert_held(&op_mutex);
 	list_for_each_entry(sa, &op_slot_areas, list) {
 		if (near && !op_arch_slot_reaches(sa->text, site->addr))
+			continue;
+		/* room in kernel text (ppc64le: the kernel's detour cache) is for detours */
+		if (!near && op_ksyms.core_kernel_text((unsigned long)sa->text))
 			continue;
 		first = op_slot_area_fit(sa, n);
 		if (first >= 0)

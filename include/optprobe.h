@@ -344,8 +344,10 @@ struct optretprobe {
  * Context: process context; may sleep.
  * Return: 0, or
  *  * -EINVAL: no handler; @maxactive < 0; @symbol and @addr both or
- *    neither given; @addr is not a function's start; or the entry cannot
- *    be probed (as for optprobe_register());
+ *    neither given; @addr is not a function's start; the function calls
+ *    the sched_process_exit tracepoint's probes (its iterator, where
+ *    optprobe learns that a task exits); or the entry cannot be probed
+ *    (as for optprobe_register());
  *  * -ENOENT: unknown @symbol;
  *  * -E2BIG: @data_size > OPTRETPROBE_DATA_MAX;
  *  * -EEXIST: @rp is already registered;

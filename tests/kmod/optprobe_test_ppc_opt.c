@@ -524,24 +524,35 @@ static unsigned long jump_target(unsigned long addr)
 static struct ppc_case pld = P10(pld, DATA, 0);
 
 /* Optimize a probe on pld, call it; where its detour is, or 0. */
-static unsigned long pld_detour(unsigned long *got)
+/*
+ * Optimize a probe on pld: where its detour is, where in it the copy of
+ * the prefixed instruction is (looked for while the detour is there), and
+ * what pld returned through it.
+ */
+static unsigned long pld_detour(unsigned long *got, unsigned long *copy)
 {
+	u32 prefix = *(u32 *)pld.fn, suffix = *((u32 *)pld.fn + 1);
 	unsigned long detour = 0;
 	struct optprobe p;
+	unsigned int i;
 
+	*copy = 0;
 	test_probe_init(&p, pld.symbol, 0, test_nop_pre, NULL, 0);
 	if (optprobe_register(&p))
 		return 0;
 	optprobe_sync();
 	detour = jump_target((unsigned long)pld.fn);
 	*got = call(&pld);
+	for (i = 0; detour && i + 1 < DETOUR_SCAN; i++) {
+		if (((u32 *)detour)[i] == prefix && ((u32 *)detour)[i + 1] == suffix)
+			*copy = detour + i * sizeof(u32);
+	}
 	optprobe_unregister(&p);
 	return detour;
 }
 
 static void check_prefixed_boundary(struct ktap *t)
 {
-	u32 prefix, suffix;
 	unsigned long detour, copy = 0, got = 0;
 	struct optprobe fillers[MAX_FILLERS];
 	unsigned int n, i;
@@ -555,20 +566,14 @@ static void check_prefixed_boundary(struct ktap *t)
 		ktap_check(t, false, "prefixed_copy_never_crosses_64_bytes", "pld not found");
 		return;
 	}
-	prefix = *(u32 *)pld.fn;
-	suffix = *((u32 *)pld.fn + 1);
-	for (n = 0, detour = pld_detour(&got); detour && (detour & 63) != 48 && n < MAX_FILLERS;
-	     n++, detour = pld_detour(&got)) {
+	for (n = 0, detour = pld_detour(&got, &copy); detour && (detour & 63) != 48 &&
+	     n < MAX_FILLERS; n++, detour = pld_detour(&got, &copy)) {
 		/* an instruction of another target: one more slot taken before the detour */
 		test_probe_init(&fillers[n], NULL, (unsigned long)classes[n].fn, test_nop_pre, NULL,
 				OPTPROBE_F_NOOPT);
 		ret = optprobe_register(&fillers[n]);
 		if (ret)
 			break;
-	}
-	for (i = 0; detour && i + 1 < DETOUR_SCAN; i++) {
-		if (((u32 *)detour)[i] == prefix && ((u32 *)detour)[i + 1] == suffix)
-			copy = detour + i * sizeof(u32);
 	}
 	for (i = 0; i < n; i++)
 		optprobe_unregister(&fillers[i]);

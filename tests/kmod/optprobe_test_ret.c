@@ -404,6 +404,9 @@ static void test_errno(void)
 	check_errno("data_size", &rp, -E2BIG);
 	ret_init(&rp, "optprobe_register", NULL, NULL, errno_ret);
 	check_errno("blacklisted", &rp, -EINVAL);
+	/* it returns after optprobe's task-exit hook took the task's calls as over */
+	ret_init(&rp, "__traceiter_sched_process_exit", NULL, NULL, errno_ret);
+	check_errno("exit_tracepoint_caller", &rp, -EINVAL);
 
 	ret = register_kprobe(&kp);
 	if (ret) {
@@ -554,7 +557,7 @@ static int __init optprobe_test_ret_init(void)
 {
 	struct optretprobe rp;
 
-	ktap_start(&t, 46);
+	ktap_start(&t, 47);
 	test_unload_refused();
 	ret_init(&rp, "optprobe_target_ret_add", NULL, add_entry, add_ret);
 	rp.data_size = sizeof(void *);
