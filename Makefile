@@ -5,6 +5,8 @@
 # (scripts/vm-run).  "make help" lists the targets.
 
 ARCH ?= x86_64
+# KERNEL=6.12: Debian's 6.12 from bookworm-backports instead of bookworm's 6.1
+KERNEL ?= 6.1
 TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 CACHE := $(TOP)/.cache
 
@@ -18,12 +20,21 @@ else
 $(error ARCH must be x86_64 or ppc64le, not '$(ARCH)')
 endif
 
+ifeq ($(KERNEL),6.1)
+SERIES_DIR := $(ARCH)
+else ifeq ($(KERNEL),6.12)
+SERIES_DIR := $(ARCH)-6.12
+else
+$(error KERNEL must be 6.1 or 6.12, not '$(KERNEL)')
+endif
+
 # KDIR=/lib/modules/$(uname -r)/build builds for a kernel of your own;
-# without it, against Debian's headers fetched into .cache/ARCH/.
-# BUILD=/abs/dir builds elsewhere than build/ARCH (for parallel builds).
+# without it, against Debian's headers fetched into .cache/ARCH/ (6.1) or
+# .cache/ARCH-6.12/, built in build/ARCH/ or build/ARCH-6.12/.
+# BUILD=/abs/dir builds elsewhere (for parallel builds).
 ifeq ($(KDIR),)
-BUILD ?= $(TOP)/build/$(ARCH)
-KDIR_OF = $$(. $(CACHE)/$(ARCH)/env && echo "$$KDIR")
+BUILD ?= $(TOP)/build/$(SERIES_DIR)
+KDIR_OF = $$(. $(CACHE)/$(SERIES_DIR)/env && echo "$$KDIR")
 DEPS := deps
 else
 BUILD ?= $(TOP)/build/kdir-$(ARCH)
@@ -43,17 +54,17 @@ SOURCES := Kbuild core arch-x86 arch-powerpc include samples tests/kmod tests/ha
 all: build
 
 help:
-	@echo "make [ARCH=x86_64|ppc64le]     build optprobe.ko and every test and sample module"
+	@echo "make [ARCH=x86_64|ppc64le] [KERNEL=6.1|6.12]  build optprobe.ko and every test and sample module"
 	@echo "make demo [ARCH=...]           boot a VM and show optprobe at work"
 	@echo "make bench [ARCH=...]          optprobe vs the kernel's kprobes: build/bench-ARCH.{json,svg,md}"
-	@echo "make check                     host unit tests, harness tests, the QEMU matrix, bench smoke"
+	@echo "make check [KERNEL=...]        host unit tests, harness tests, the QEMU matrix, bench smoke"
 	@echo "make lint                      checkpatch --strict and sparse"
 	@echo "make module M=/abs/dir         build an external probe module against optprobe"
 	@echo "make deps                      fetch packages and kernels (run implicitly)"
 	@echo "make KDIR=/lib/modules/\$$(uname -r)/build   build for your running kernel"
 
 deps:
-	@$(TOP)/scripts/deps $(ARCH)
+	@$(TOP)/scripts/deps --kernel $(KERNEL) $(ARCH)
 
 build: $(DEPS)
 	@mkdir -p $(BUILD)
@@ -72,14 +83,16 @@ module: build
 unit:
 	@$(MAKE) -s -C $(TOP)/tests/unit O=$(TOP)/build/unit run
 
+# make check runs both series; KERNEL=6.1 or KERNEL=6.12 on the command
+# line picks one
 check:
-	@$(TOP)/scripts/check
+	@$(TOP)/scripts/check $(if $(filter command line,$(origin KERNEL)),--kernel $(KERNEL))
 
 demo: build
-	@$(TOP)/scripts/demo $(ARCH)
+	@$(TOP)/scripts/demo $(ARCH) $(KERNEL)
 
 bench: build
-	@$(TOP)/scripts/bench --arch $(ARCH) --build $(BUILD)
+	@$(TOP)/scripts/bench --arch $(ARCH) --kernel $(KERNEL) --build $(BUILD)
 
 lint:
 	@$(TOP)/scripts/lint
