@@ -8,6 +8,8 @@
 #include <asm/set_memory.h>
 #include <asm/sstep.h>
 
+#include "wrap-vmalloc.h"
+
 /*
  * text_mutex is a data symbol and this kernel lacks KALLSYMS_ALL, so it
  * cannot be resolved: optprobe serializes its own writes, and
@@ -21,7 +23,7 @@ struct op_arch_ksyms {
 	/* trap-mode execution of the probed instruction */
 	typeof(op_ptr_to(emulate_step)) emulate_step;
 	/* slot pages within branch range of module text */
-	typeof(op_ptr_to(__vmalloc_node_range)) __vmalloc_node_range;
+	typeof(op_ptr_to(OP_VMALLOC_RANGE)) vmalloc_node_range;
 	/* the kernel's own 64 KiB detour area near kernel text */
 	typeof(op_ptr_to(optinsn_slot)) optinsn_slot;
 	/* slots of it, through the kernel's cache (core-cache.c) */

@@ -8,7 +8,7 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(patch_instruction),
 	OP_ARCH_KSYM(change_memory_attr),
 	OP_ARCH_KSYM(emulate_step),
-	OP_ARCH_KSYM(__vmalloc_node_range),
+	OP_KSYM_AS(arch.vmalloc_node_range, OP_VMALLOC_RANGE),
 	OP_ARCH_KSYM(optinsn_slot),
 	OP_ARCH_KSYM(__get_insn_slot),
 	OP_ARCH_KSYM(__free_insn_slot),

@@ -262,7 +262,7 @@ static void *op_ppc_page_seal(void *page)
 	memset32(page, BREAKPOINT_INSTRUCTION, PAGE_SIZE / sizeof(u32));
 	if (op_ksyms.arch.change_memory_attr((unsigned long)page, 1, SET_MEMORY_RO) ||
 	    op_ksyms.arch.change_memory_attr((unsigned long)page, 1, SET_MEMORY_X)) {
-		op_ksyms.module_memfree(page);
+		op_execmem_free(page);
 		return NULL;
 	}
 	return page;
@@ -280,10 +280,10 @@ static void *op_ppc_page_near(unsigned long addr)
 	void *page;
 
 	/* the caller says why when there is no room */
-	page = op_ksyms.arch.__vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
-						  GFP_KERNEL | __GFP_NOWARN, PAGE_KERNEL,
-						  VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
-						  __builtin_return_address(0));
+	page = op_vmalloc_range(PAGE_SIZE, PAGE_SIZE, start, end,
+				GFP_KERNEL | __GFP_NOWARN, PAGE_KERNEL,
+				VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
+				__builtin_return_address(0));
 	if (!page)
 		return NULL;
 	if (WARN_ON_ONCE(!op_arch_slot_reaches(page, addr))) {
@@ -333,7 +333,7 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsig
 	if (near) {
 		page = op_ppc_page_near(addr);
 	} else {
-		page = op_ksyms.module_alloc(PAGE_SIZE);
+		page = op_execmem_alloc(PAGE_SIZE);
 		page = page ? op_ppc_page_seal(page) : NULL;
 	}
 	if (!page)
@@ -357,7 +357,7 @@ void op_arch_slot_area_free(void *area)
 		op_ppc_core_slot_put(area);
 		return;
 	}
-	op_ksyms.module_memfree(area);
+	op_execmem_free(area);
 }
 
 /* Why no slot area in reach of @site has room for a detour. */

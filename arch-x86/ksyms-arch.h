@@ -13,6 +13,8 @@
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
 
+#include "wrap-rethook.h"
+
 struct op_arch_ksyms {
 	/* text patching, single and batched (int3-protected) */
 	typeof(op_ptr_to(text_poke)) text_poke;
@@ -39,7 +41,7 @@ struct op_arch_ksyms {
 	/* the kernel's return hook, for return probes (retprobe.c) */
 	typeof(op_ptr_to(rethook_alloc)) rethook_alloc;
 	typeof(op_ptr_to(rethook_free)) rethook_free;
-	typeof(op_ptr_to(rethook_add_node)) rethook_add_node;
+	OP_RETHOOK_ADD_NODE_MEMBER
 	typeof(op_ptr_to(rethook_try_get)) rethook_try_get;
 	typeof(op_ptr_to(rethook_recycle)) rethook_recycle;
 	typeof(op_ptr_to(rethook_hook)) rethook_hook;

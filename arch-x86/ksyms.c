@@ -22,7 +22,7 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(find_vm_area),
 	OP_ARCH_KSYM(rethook_alloc),
 	OP_ARCH_KSYM(rethook_free),
-	OP_ARCH_KSYM(rethook_add_node),
+	OP_RETHOOK_ADD_NODE_KSYM
 	OP_ARCH_KSYM(rethook_try_get),
 	OP_ARCH_KSYM(rethook_recycle),
 	OP_ARCH_KSYM(rethook_hook),

@@ -50,7 +50,7 @@
 #include <asm/alternative.h>
 #include <asm/cpufeature.h>
 #include <asm/nops.h>
-#include <asm/unaligned.h>
+#include "wrap-unaligned.h"
 #include <asm/text-patching.h>
 
 #include "arch.h"

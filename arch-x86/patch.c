@@ -130,7 +130,7 @@ bool op_arch_slot_reaches(const void *slot, unsigned long addr)
 
 void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots)
 {
-	void *page = op_ksyms.module_alloc(PAGE_SIZE);
+	void *page = op_execmem_alloc(PAGE_SIZE);
 	struct vm_struct *area;
 
 	if (!page)
@@ -150,5 +150,5 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsig
 
 void op_arch_slot_area_free(void *area)
 {
-	op_ksyms.module_memfree(area);
+	op_execmem_free(area);
 }

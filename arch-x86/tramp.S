@@ -40,6 +40,7 @@
  * could come.
  */
 #include <linux/linkage.h>
+#include <linux/objtool.h>
 #include <asm/asm.h>
 #include <asm/segment.h>
 #include <asm/smap.h>
@@ -130,16 +131,21 @@ SYM_INNER_LABEL(op_x86_detour_tail_redirect, SYM_L_GLOBAL)
 SYM_DATA_END_LABEL(op_x86_detour_tail, SYM_L_GLOBAL, op_x86_detour_tail_end)
 	.popsection
 
-/* A detour's way out when a pre handler moved ip or sp. */
+/*
+ * A detour's way out when a pre handler moved ip or sp.  Reached only by
+ * a direct jnz rel32 from a detour, never indirectly: no ENDBR (IBT).
+ */
 SYM_CODE_START(op_x86_detour_redirect)
+	ANNOTATE_NOENDBR
 	UNWIND_HINT_REGS
 	OP_X86_POP_REGS
 	OP_X86_RESUME
 SYM_CODE_END(op_x86_detour_redirect)
 _ASM_NOKPROBE(op_x86_detour_redirect)
 
-/* Called by a detour after the first copied instruction. */
+/* Called by a detour after the first copied instruction, by a direct call. */
 SYM_CODE_START(op_x86_detour_post_entry)
+	ANNOTATE_NOENDBR
 	UNWIND_HINT_FUNC
 	OP_X86_SAVE_REGS 8		/* above the return address */
 	UNWIND_HINT_REGS

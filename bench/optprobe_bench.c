@@ -116,6 +116,7 @@
 
 #include "internal.h"
 #include "ksyms.h"
+#include "wrap-kallsyms.h"
 #include "../tests/kmod/optprobe_test.h"
 #include "optprobe_bench_target.h"
 
@@ -642,8 +643,7 @@ static void bench_sites_free(struct bench_sites *s)
 }
 
 /* kallsyms_on_each_symbol() visits kernel symbols in address order. */
-static int bench_collect_kernel(void *data, const char *name, struct module *mod,
-				unsigned long addr)
+OP_KALLSYMS_CB(bench_collect_kernel, data, name, mod, addr)
 {
 	struct bench_sites *s = data;
 	unsigned long site;

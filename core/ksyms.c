@@ -32,8 +32,8 @@ static const struct op_ksym op_core_ksym_table[] = {
 	OP_KSYM(jump_label_text_reserved),
 	OP_KSYM(ftrace_location),
 	OP_KSYM(search_exception_tables),
-	OP_KSYM(module_alloc),
-	OP_KSYM(module_memfree),
+	OP_KSYM_AS(execmem_alloc, OP_EXECMEM_ALLOC),
+	OP_KSYM_AS(execmem_free, OP_EXECMEM_FREE),
 };
 
 /* Every member of struct op_ksyms before .arch is a pointer with an entry above. */

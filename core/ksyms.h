@@ -19,10 +19,12 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleloader.h>
+#include <linux/stringify.h>
 
 /* A pointer to @sym; its type is that of &sym as the kernel headers declare it. */
 #define op_ptr_to(sym) (&(sym))
 
+#include "wrap-execmem.h"
 #include "ksyms-arch.h"
 
 struct op_ksyms {
@@ -40,9 +42,9 @@ struct op_ksyms {
 	typeof(op_ptr_to(jump_label_text_reserved)) jump_label_text_reserved;
 	typeof(op_ptr_to(ftrace_location)) ftrace_location;
 	typeof(op_ptr_to(search_exception_tables)) search_exception_tables;
-	/* executable slots near kernel and module text */
-	typeof(op_ptr_to(module_alloc)) module_alloc;
-	typeof(op_ptr_to(module_memfree)) module_memfree;
+	/* executable slots near kernel and module text (wrap-execmem.h) */
+	typeof(op_ptr_to(OP_EXECMEM_ALLOC)) execmem_alloc;
+	typeof(op_ptr_to(OP_EXECMEM_FREE)) execmem_free;
 	struct op_arch_ksyms arch;
 };
 
@@ -56,6 +58,8 @@ struct op_ksym {
 
 #define OP_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.sym }
 #define OP_ARCH_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym }
+/* A member whose kernel symbol a wrapper names (wrap-*.h) */
+#define OP_KSYM_AS(member, sym) { .name = __stringify(sym), .slot = (void **)&op_ksyms.member }
 
 /* The arch backend's entries, one for each member of struct op_arch_ksyms. */
 extern const struct op_ksym op_arch_ksym_table[];

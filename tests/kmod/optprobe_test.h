@@ -69,7 +69,7 @@ static inline const char *test_mode_name(enum optprobe_mode mode)
 #define TEST_NAME_LEN	64
 static inline const char *test_name(char *buf, const char *where, const char *what)
 {
-	snprintf(buf, TEST_NAME_LEN, "%s_%s", where, what);
+	scnprintf(buf, TEST_NAME_LEN, "%s_%s", where, what);
 	return buf;
 }
 

@@ -25,6 +25,7 @@
 #include <asm/insn.h>
 
 #include "ksyms.h"
+#include "wrap-kallsyms.h"
 #include "ktap.h"
 
 #include "../../arch-x86/x86-insn.c"
@@ -165,8 +166,7 @@ static void walk_function(struct walk *w, unsigned long start)
 	}
 }
 
-static int walk_core_symbol(void *data, const char *name, struct module *mod,
-			    unsigned long addr)
+OP_KALLSYMS_CB(walk_core_symbol, data, name, mod, addr)
 {
 	struct walk *w = data;
 
@@ -176,15 +176,14 @@ static int walk_core_symbol(void *data, const char *name, struct module *mod,
 }
 
 /* Called with module_mutex held: module text cannot go away meanwhile. */
-static int walk_module_symbol(void *data, const char *name, struct module *mod,
-			      unsigned long addr)
+OP_MODULE_KALLSYMS_CB(walk_module_symbol, data, name, mod, addr)
 {
-	unsigned long base = (unsigned long)mod->core_layout.base;
+	unsigned long base = mod ? op_module_text_base(mod) : 0;
 	struct walk *w = data;
 
-	if (addr - base < mod->core_layout.text_size) {
+	if (mod && addr - base < op_module_text_size(mod)) {
 		w->lo = base;
-		w->hi = base + mod->core_layout.text_size;
+		w->hi = base + op_module_text_size(mod);
 		walk_function(w, addr);
 	}
 	cond_resched();
@@ -233,7 +232,7 @@ static int __init test_x86_insn_init(void)
 
 	/* optprobe.ko and this module at least */
 	t0 = ktime_get();
-	each_module_symbol(walk_module_symbol, &mods);
+	op_module_kallsyms_walk(each_module_symbol, walk_module_symbol, &mods);
 	report(&t, &mods, "module_text_lengths_agree", "module_text_no_refusals", 1000,
 	       ktime_ms_delta(ktime_get(), t0));
 	return 0;

@@ -44,7 +44,7 @@
 #include <linux/string.h>
 #include <asm/cpufeature.h>
 #include <asm/irqflags.h>
-#include <asm/unaligned.h>
+#include "wrap-unaligned.h"
 
 #include "internal.h"
 #include "optprobe_test.h"
