@@ -38,6 +38,7 @@ static typeof(op_ptr_to(insn_decode)) kernel_insn_decode;
 static typeof(op_ptr_to(kallsyms_on_each_symbol)) each_symbol;
 static typeof(op_ptr_to(module_kallsyms_on_each_symbol)) each_module_symbol;
 static typeof(op_ptr_to(kallsyms_lookup_size_offset)) lookup_size_offset;
+static typeof(op_ptr_to(__module_text_address)) text_module;
 static void *text_start, *text_end;
 
 static const struct op_ksym test_ksyms[] = {
@@ -45,6 +46,7 @@ static const struct op_ksym test_ksyms[] = {
 	{ .name = "kallsyms_on_each_symbol", .slot = (void **)&each_symbol },
 	{ .name = "module_kallsyms_on_each_symbol", .slot = (void **)&each_module_symbol },
 	{ .name = "kallsyms_lookup_size_offset", .slot = (void **)&lookup_size_offset },
+	{ .name = "__module_text_address", .slot = (void **)&text_module },
 	{ .name = "_stext", .slot = &text_start },
 	{ .name = "_etext", .slot = &text_end },
 };
@@ -176,7 +178,7 @@ OP_KALLSYMS_CB(walk_core_symbol, data, name, mod, addr)
 }
 
 /* Called with module_mutex held: module text cannot go away meanwhile. */
-OP_MODULE_KALLSYMS_CB(walk_module_symbol, data, name, mod, addr)
+OP_MODULE_KALLSYMS_CB(walk_module_symbol, text_module, data, name, mod, addr)
 {
 	unsigned long base = mod ? op_module_text_base(mod) : 0;
 	struct walk *w = data;
