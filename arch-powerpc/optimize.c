@@ -30,11 +30,13 @@
 #include <asm/probes.h>
 #include <asm/ptrace.h>
 
+#include "wrap-frame.h"
+
 #include "arch.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
 
 /* Where a pt_regs field is in the frame a detour pushes. */
-#define OP_PPC_FRAME_REG(field)	(STACK_FRAME_OVERHEAD + offsetof(struct pt_regs, field))
+#define OP_PPC_FRAME_REG(field)	(OP_PPC_FRAME_REGS + offsetof(struct pt_regs, field))
 
 #define OP_PPC_MFCTR(t)		(0x7c0902a6 | ___PPC_RT(t))
 

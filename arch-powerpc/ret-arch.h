@@ -7,7 +7,7 @@
 #ifndef OPTPROBE_RET_ARCH_H
 #define OPTPROBE_RET_ARCH_H
 
-#include <linux/freelist.h>
+#include "wrap-freelist.h"
 #include <linux/types.h>
 
 struct op_ret_inst;

@@ -18,6 +18,8 @@
 #include <asm/ppc_asm.h>
 #include <asm/ptrace.h>
 
+#include "wrap-frame.h"
+
 	.text
 _GLOBAL(op_ret_trampoline)
 	stdu	r1,-INT_FRAME_SIZE(r1)
@@ -39,7 +41,7 @@ _GLOBAL(op_ret_trampoline)
 	mflr	r12
 	addis	r2,r12,(.TOC.-op_ret_trampoline)@ha
 	addi	r2,r2,(.TOC.-op_ret_trampoline)@l
-	addi	r3,r1,STACK_FRAME_OVERHEAD
+	addi	r3,r1,OP_PPC_FRAME_REGS
 	bl	op_ppc_ret_return
 	mtlr	r3
 	ld	r0,_CCR(r1)

@@ -2,7 +2,7 @@
 /*
  * The shared body of every detour (layout in site-arch.h).  A stub enters
  * it through its slot area's veneer: r1 = the stub's frame, a struct
- * pt_regs at STACK_FRAME_OVERHEAD with r12, LR and CTR already in it;
+ * pt_regs at OP_PPC_FRAME_REGS with r12, LR and CTR already in it;
  * r12 = CTR = op_ppc_detour_entry; LR = the stub's address of its site.
  * The body saves the rest as a program check from kernel mode would have
  * it, sets up optprobe's TOC pointer and hands the registers and the
@@ -26,6 +26,8 @@
 #include <asm/ppc_asm.h>
 #include <asm/ptrace.h>
 #include <asm/reg.h>
+
+#include "wrap-frame.h"
 
 	.text
 _GLOBAL(op_ppc_detour_entry)
@@ -56,12 +58,12 @@ _GLOBAL(op_ppc_detour_entry)
 	std	r0,STACK_REGS_IAMR(r1)
 	/* a stack dump shows the probed code's registers, as for an interrupt */
 	LOAD_REG_IMMEDIATE(r0, STACK_FRAME_REGS_MARKER)
-	std	r0,STACK_FRAME_OVERHEAD-16(r1)
+	std	r0,OP_PPC_FRAME_REGS-16(r1)
 	addis	r2,r12,(.TOC.-op_ppc_detour_entry)@ha
 	addi	r2,r2,(.TOC.-op_ppc_detour_entry)@l
 	/* non-volatile: kept across the call, and loaded from pt_regs after */
 	mflr	r31
-	addi	r3,r1,STACK_FRAME_OVERHEAD
+	addi	r3,r1,OP_PPC_FRAME_REGS
 	mr	r4,r31
 	bl	op_ppc_detour_pre
 	cmpdi	r3,0

@@ -36,6 +36,7 @@
 
 #include "arch.h"
 #include "ksyms.h"
+#include "wrap-frame.h"
 
 /* Run the probed instruction: emulated here, or from the slot. */
 static void op_ppc_run(struct op_site *site, struct pt_regs *regs)
@@ -63,7 +64,7 @@ NOKPROBE_SYMBOL(op_ppc_run);
  */
 static void op_ppc_detour_resume(struct pt_regs *regs)
 {
-	const struct pt_regs *saved = (void *)regs->gpr[1] + STACK_FRAME_OVERHEAD;
+	const struct pt_regs *saved = (void *)regs->gpr[1] + OP_PPC_FRAME_REGS;
 
 	memcpy(regs->gpr, saved->gpr, sizeof(regs->gpr));
 	regs->link = saved->link;

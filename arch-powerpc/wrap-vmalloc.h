@@ -8,10 +8,10 @@
 #ifndef OPTPROBE_WRAP_VMALLOC_H
 #define OPTPROBE_WRAP_VMALLOC_H
 
-#include <linux/version.h>
+#include "wrap-kver.h"
 #include <linux/vmalloc.h>
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if OP_KERNEL_AT_LEAST(6, 10)
 #define OP_VMALLOC_RANGE	__vmalloc_node_range_noprof
 #else
 #define OP_VMALLOC_RANGE	__vmalloc_node_range

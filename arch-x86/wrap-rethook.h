@@ -14,9 +14,9 @@
 
 #include <linux/err.h>
 #include <linux/rethook.h>
-#include <linux/version.h>
+#include "wrap-kver.h"
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#if OP_KERNEL_AT_LEAST(6, 7)
 #define OP_RETHOOK_HANDLER(name, node, data, regs) \
 	void name(struct rethook_node *node, void *data, unsigned long ret_addr, \
 		  struct pt_regs *regs)

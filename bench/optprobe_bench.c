@@ -643,7 +643,8 @@ static void bench_sites_free(struct bench_sites *s)
 }
 
 /* kallsyms_on_each_symbol() visits kernel symbols in address order. */
-OP_KALLSYMS_CB(bench_collect_kernel, data, name, mod, addr)
+static int bench_collect_kernel(void *data, const char *name, struct module *mod,
+				unsigned long addr)
 {
 	struct bench_sites *s = data;
 	unsigned long site;
@@ -659,7 +660,7 @@ OP_KALLSYMS_CB(bench_collect_kernel, data, name, mod, addr)
 /* Kernel text: the first instruction after the ftrace site of every function. */
 static int bench_kernel_candidates(struct bench_sites *s)
 {
-	return bench_ksyms.kallsyms_on_each_symbol(bench_collect_kernel, s);
+	return op_kallsyms_on_each(bench_ksyms.kallsyms_on_each_symbol, bench_collect_kernel, s);
 }
 
 /*

@@ -9,9 +9,9 @@
 #ifndef OPTPROBE_WRAP_EXECMEM_H
 #define OPTPROBE_WRAP_EXECMEM_H
 
-#include <linux/version.h>
+#include "wrap-kver.h"
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if OP_KERNEL_AT_LEAST(6, 10)
 #include <linux/execmem.h>
 
 #define OP_EXECMEM_ALLOC	execmem_alloc

@@ -3,7 +3,9 @@
 #ifndef OPTPROBE_WRAP_UNALIGNED_H
 #define OPTPROBE_WRAP_UNALIGNED_H
 
-#if __has_include(<linux/unaligned.h>)
+#include "wrap-kver.h"
+
+#if OP_KERNEL_AT_LEAST(6, 12)
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>

@@ -70,17 +70,21 @@
 
 #include "optprobe_test.h"
 #ifdef CONFIG_X86_64
+#include <asm/ibt.h>
 #include <asm/text-patching.h>
 #include "x86_opt_targets.h"
 #endif
 
 #ifdef CONFIG_X86_64
 #define SITE_BYTES	16	/* more than the jump's region */
+/* the targets' first instruction: after the ENDBR of a kernel with IBT */
+#define CODE_START	ENDBR_INSN_SIZE
 #define NR_TARGETS	OP_TX86_NR_COEXIST
 #define SECOND_INSN	OP_TX86_COEXIST_SECOND
 #define WANT(a, b)	((a) + 2 * (b))
 #else
 #define SITE_BYTES	4
+#define CODE_START	0
 #define NR_TARGETS	2
 #define WANT(a, b)	((a) + (b) + 7)
 #endif
@@ -218,7 +222,7 @@ static const struct coexist_case cases[] = {
 /* optprobe on S first, optimized; then the kernel's kprobe; one leaves, then the other. */
 static void check_case(struct ktap *t, const struct coexist_case *c)
 {
-	unsigned long addr = (unsigned long)targets[c->target];
+	unsigned long addr = (unsigned long)targets[c->target] + CODE_START;
 	struct kprobe kp = { .pre_handler = kp_count };
 	int kret, mode, op_want, kp_want, i;
 	u8 orig[SITE_BYTES], opt[SITE_BYTES];
@@ -315,7 +319,7 @@ static void check_case(struct ktap *t, const struct coexist_case *c)
  */
 static void check_kprobe_first(struct ktap *t)
 {
-	unsigned long addr = (unsigned long)targets[OP_TX86_NR_COEXIST - 1];
+	unsigned long addr = (unsigned long)targets[OP_TX86_NR_COEXIST - 1] + CODE_START;
 	struct kprobe kp = { .pre_handler = kp_count };
 	unsigned long start, waited;
 	const char *kstate = "refused";
@@ -393,7 +397,7 @@ static void check_kprobe_first(struct ktap *t)
 
 static void check_held_then_inside(struct ktap *t)
 {
-	unsigned long addr = (unsigned long)targets[OP_TX86_NR_COEXIST - 2];
+	unsigned long addr = (unsigned long)targets[OP_TX86_NR_COEXIST - 2] + CODE_START;
 	struct kprobe kp = { .pre_handler = kp_count };
 	int kret = -ENOENT, qret = -ENOENT, mode;
 	struct optprobe p, q;
@@ -444,7 +448,7 @@ static void check_held_then_inside(struct ktap *t)
 
 static void check_jump_tail(struct ktap *t)
 {
-	unsigned long addr = (unsigned long)targets[0];
+	unsigned long addr = (unsigned long)targets[0] + CODE_START;
 	struct kprobe kp = { .pre_handler = kp_count };
 	const char *kstate = "refused";
 	int kret = -ENOENT, mode;

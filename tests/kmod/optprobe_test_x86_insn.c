@@ -168,7 +168,8 @@ static void walk_function(struct walk *w, unsigned long start)
 	}
 }
 
-OP_KALLSYMS_CB(walk_core_symbol, data, name, mod, addr)
+static int walk_core_symbol(void *data, const char *name, struct module *mod,
+			    unsigned long addr)
 {
 	struct walk *w = data;
 
@@ -178,7 +179,8 @@ OP_KALLSYMS_CB(walk_core_symbol, data, name, mod, addr)
 }
 
 /* Called with module_mutex held: module text cannot go away meanwhile. */
-OP_MODULE_KALLSYMS_CB(walk_module_symbol, text_module, data, name, mod, addr)
+static int walk_module_symbol(void *data, const char *name, struct module *mod,
+			      unsigned long addr)
 {
 	unsigned long base = mod ? op_module_text_base(mod) : 0;
 	struct walk *w = data;
@@ -228,13 +230,13 @@ static int __init test_x86_insn_init(void)
 	core.lo = (unsigned long)text_start;
 	core.hi = (unsigned long)text_end;
 	t0 = ktime_get();
-	each_symbol(walk_core_symbol, &core);
+	op_kallsyms_on_each(each_symbol, walk_core_symbol, &core);
 	report(&t, &core, "kernel_text_lengths_agree", "kernel_text_no_refusals", 1000000,
 	       ktime_ms_delta(ktime_get(), t0));
 
 	/* optprobe.ko and this module at least */
 	t0 = ktime_get();
-	op_module_kallsyms_walk(each_module_symbol, walk_module_symbol, &mods);
+	op_module_kallsyms_on_each(each_module_symbol, text_module, walk_module_symbol, &mods);
 	report(&t, &mods, "module_text_lengths_agree", "module_text_no_refusals", 1000,
 	       ktime_ms_delta(ktime_get(), t0));
 	return 0;

@@ -44,6 +44,8 @@
 #include <linux/string.h>
 #include <asm/cpufeature.h>
 #include <asm/irqflags.h>
+#include <asm/ibt.h>
+
 #include "wrap-unaligned.h"
 
 #include "internal.h"
@@ -52,23 +54,28 @@
 
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
-/* Where the probes go: the first instruction but in op_tx86_flags (after xor). */
-#define OP_TX86_FLAGS_PROBE	2
+/*
+ * Where the probes go: the first instruction but in op_tx86_flags (after
+ * xor).  Offsets count from after the ENDBR that SYM_FUNC_START puts first
+ * on a kernel with IBT (6.12); at offset 0 the probe is on the ENDBR.
+ */
+#define OP_TX86_AFTER_ENDBR(off)	(ENDBR_INSN_SIZE + (off))
+#define OP_TX86_FLAGS_PROBE	OP_TX86_AFTER_ENDBR(2)
 /* and on the branch of op_tx86_jcc and op_tx86_jmp */
-#define OP_TX86_BRANCH_PROBE	3
-#define OP_TX86_PUSHPOP_SECOND	1
+#define OP_TX86_BRANCH_PROBE	OP_TX86_AFTER_ENDBR(3)
+#define OP_TX86_PUSHPOP_SECOND	OP_TX86_AFTER_ENDBR(1)
 /* and on the add of op_tx86_static_key right before its jump label's target */
-#define OP_TX86_KEY_PROBE	8
+#define OP_TX86_KEY_PROBE	OP_TX86_AFTER_ENDBR(8)
 /* and after the stac of op_tx86_uaccess, the std of op_tx86_df */
-#define OP_TX86_UACCESS_PROBE	3
-#define OP_TX86_DF_PROBE	1
+#define OP_TX86_UACCESS_PROBE	OP_TX86_AFTER_ENDBR(3)
+#define OP_TX86_DF_PROBE	OP_TX86_AFTER_ENDBR(1)
 
 /* and on the call of op_tx86_call_end, after push and mov */
-#define OP_TX86_CALL_PROBE	4
+#define OP_TX86_CALL_PROBE	OP_TX86_AFTER_ENDBR(4)
 /* and on the instruction before the jcc or jmp ending the region of op_tx86_j*_end */
-#define OP_TX86_END_PROBE	3
+#define OP_TX86_END_PROBE	OP_TX86_AFTER_ENDBR(3)
 /* and on op_tx86_table's first jump table target: mov 3, and 4, mov 8, jmp thunk 5 */
-#define OP_TX86_TABLE_PROBE	20
+#define OP_TX86_TABLE_PROBE	OP_TX86_AFTER_ENDBR(20)
 
 #define CALLS	3
 #define ARG_A	3
@@ -100,10 +107,10 @@ static struct opt_case cases[] = {
 	{ "return_thunk", NULL, 0, NULL },
 	{ "jump_table_read", NULL, 0, NULL },
 	{ "jump_table_entry_inside", NULL, OP_TX86_TABLE_PROBE, "jump table entry lands inside" },
-	{ "jump_into", NULL, 0, "lands inside" },
+	{ "jump_into", NULL, OP_TX86_AFTER_ENDBR(0), "lands inside" },
 	{ "jump_table", NULL, 0, "indirect jump" },
 	{ "jmp8_cold", NULL, OP_TX86_BRANCH_PROBE, "after an unconditional jmp" },
-	{ "jmp_next", NULL, 0, "after an unconditional jmp" },
+	{ "jmp_next", NULL, OP_TX86_AFTER_ENDBR(0), "after an unconditional jmp" },
 };
 
 static void cases_init(void)
