@@ -42,7 +42,11 @@
 #include "ksyms.h"
 #include "toc-ref.h"
 
-/* What the share is by default: the kernel keeps this many free slots. */
+/*
+ * What the share is by default: the kernel keeps this many free slots, or
+ * a quarter of them where slots are few (6.12's detours are bigger: 9
+ * slots of 7 KB in the 64 KiB page, where 6.1 has 150 of 436 bytes).
+ */
 #define OP_PPC_CORE_KERNEL_KEEPS	16
 
 /* Every reason why the cache was not found begins so, then names the check. */
@@ -213,7 +217,20 @@ static void op_ppc_cache_find(void)
 		op_ppc_cache_why = OP_PPC_NOT_FOUND "lookup disabled (core_cache_test_fail)";
 		return;
 	}
-	addr = op_ppc_cache_decode();
+	/*
+	 * With KALLSYMS_ALL (6.12) kallsyms knows it, and the decoding (all
+	 * 6.1 has) is only checked against it; else decode.
+	 */
+	addr = op_ksyms.kallsyms_lookup_name("kprobe_optinsn_slots");
+	if (addr) {
+		unsigned long decoded = op_ppc_cache_decode();
+
+		pr_info("kernel-core detours: the call-site decoding %s kallsyms (%u votes)\n",
+			decoded == addr ? "agrees with" : "DISAGREES with", op_ppc_cache_votes);
+		op_ppc_cache_votes = 0;
+	} else {
+		addr = op_ppc_cache_decode();
+	}
 	if (!addr)
 		return;
 	op_ppc_cache = op_ppc_cache_check(addr);
@@ -222,7 +239,15 @@ static void op_ppc_cache_find(void)
 	op_ppc_cache_why = NULL;
 	if (op_ppc_core_share < 0) {
 		used = op_ppc_cache_used(&total);
-		op_ppc_core_share = max_t(int, total - used - OP_PPC_CORE_KERNEL_KEEPS, 0);
+		/*
+		 * No page yet (no optimized kprobe of the kernel's since boot,
+		 * as on 6.12): the first slot taken brings the kernel's one
+		 * page (alloc_optinsn_page()).
+		 */
+		if (!total)
+			total = op_ppc_cache_slots_per_page();
+		op_ppc_core_share = max_t(int, total - used -
+					  min_t(unsigned int, OP_PPC_CORE_KERNEL_KEEPS, total / 4), 0);
 	}
 }
 
@@ -235,7 +260,10 @@ static void op_ppc_cache_find(void)
 void __init op_ppc_core_cache_init(void)
 {
 	op_ppc_cache_find();
-	if (op_ppc_cache)
+	if (op_ppc_cache && !op_ppc_cache_votes)
+		pr_info("kernel-core detours: kprobe_optinsn_slots found through kallsyms, share %d slots\n",
+			op_ppc_core_share);
+	else if (op_ppc_cache)
 		pr_info("kernel-core detours: kprobe_optinsn_slots found (%u call sites agree), share %d slots\n",
 			op_ppc_cache_votes, op_ppc_core_share);
 	else

@@ -53,14 +53,26 @@
  */
 static struct mutex *op_ppc_kprobe_mutex;
 
+/*
+ * The kernel's text_mutex, where kallsyms has data symbols (6.12,
+ * KALLSYMS_ALL), or NULL.  Taken inside kprobe_mutex, in the kernel's
+ * order, so that optprobe's writes also exclude every other writer that
+ * takes it (jump labels, static calls, ftrace, the kernel's kprobes).
+ */
+static struct mutex *op_ppc_text_mutex;
+
 void op_ppc_text_lock(void)
 {
 	if (op_ppc_kprobe_mutex)
 		mutex_lock(op_ppc_kprobe_mutex);
+	if (op_ppc_text_mutex)
+		mutex_lock(op_ppc_text_mutex);
 }
 
 void op_ppc_text_unlock(void)
 {
+	if (op_ppc_text_mutex)
+		mutex_unlock(op_ppc_text_mutex);
 	if (op_ppc_kprobe_mutex)
 		mutex_unlock(op_ppc_kprobe_mutex);
 }
@@ -79,15 +91,25 @@ static bool op_ppc_looks_like_mutex(unsigned long addr)
 }
 
 /*
- * kprobe_mutex is a data symbol, not in kallsyms without KALLSYMS_ALL:
- * found as the cache is (core-cache.c), from two functions that lock
- * nothing else, so every mutex_lock() call of theirs passes it in r3;
- * then it must look like a mutex.
+ * kprobe_mutex and text_mutex are data symbols, in kallsyms only with
+ * KALLSYMS_ALL (6.12): then kallsyms gives them.  Without it (6.1),
+ * text_mutex stays unknown and kprobe_mutex is found as the cache is
+ * (core-cache.c), from two functions that lock nothing else, so every
+ * mutex_lock() call of theirs passes it in r3; then it must look like a
+ * mutex.
  */
 void __init op_ppc_kprobe_lock_init(void)
 {
 	u64 lock = op_ksyms.kallsyms_lookup_name("mutex_lock"), found[8], a, b;
 
+	op_ppc_text_mutex = (struct mutex *)op_ksyms.kallsyms_lookup_name("text_mutex");
+	a = op_ksyms.kallsyms_lookup_name("kprobe_mutex");
+	if (a) {
+		op_ppc_kprobe_mutex = (struct mutex *)a;
+		pr_info("the kernel's kprobe_mutex%s found through kallsyms\n",
+			op_ppc_text_mutex ? " and text_mutex" : "");
+		return;
+	}
 	a = op_ppc_same(found, op_ppc_refs_in("wait_for_kprobe_optimizer", lock, found,
 					      ARRAY_SIZE(found)));
 	b = op_ppc_same(found, op_ppc_refs_in("kprobe_free_init_mem", lock, found,
