@@ -32,7 +32,7 @@
 #include "ksyms.h"
 #include "retprobe.h"
 
-static OP_RETHOOK_HANDLER(op_x86_rethook_handler, node, data, regs)
+static void op_x86_rethook_handler(struct rethook_node *node, void *data, struct pt_regs *regs)
 {
 	struct op_ret_inst *inst = container_of(node, struct op_ret_inst, arch.node);
 
@@ -45,7 +45,7 @@ NOKPROBE_SYMBOL(op_x86_rethook_handler);
 
 int op_arch_ret_prepare(struct op_ret *ret)
 {
-	struct rethook *rh = op_rethook_alloc(ret, op_x86_rethook_handler);
+	struct rethook *rh = op_ksyms.arch.rethook_alloc(ret, op_x86_rethook_handler);
 
 	if (IS_ERR_OR_NULL(rh))
 		return -ENOMEM;
@@ -55,7 +55,7 @@ int op_arch_ret_prepare(struct op_ret *ret)
 
 void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
-	op_rethook_add_node(ret->arch.rh, &inst->arch.node);
+	op_ksyms.arch.rethook_add_node(ret->arch.rh, &inst->arch.node);
 }
 
 struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)

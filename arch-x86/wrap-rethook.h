@@ -1,35 +1,57 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel's return hook (kernel/trace/rethook.c), which return probes
- * use on x86_64 (retprobe.c).  Up to 6.6 a rethook's pool is a list its
- * owner fills with nodes it allocated (rethook_add_node()), so optprobe's
- * pools can grow.  Since 6.7 the pool is an objpool of a size fixed by
- * rethook_alloc(), nodes allocated by the rethook: rethook_add_node() is
- * gone and the handler gets the return address too.  optprobe's pools
- * are not built on that yet, so return probes are refused there
- * (-EOPNOTSUPP) and the rest of optprobe works.
+ * use on x86_64.  Up to 6.6 a rethook's pool is a freelist its owner
+ * fills with nodes it allocated (rethook_add_node()): optprobe's
+ * instances are the nodes (retprobe.c).  Since 6.7 the pool is an objpool
+ * of nodes the rethook allocates, of a number fixed by rethook_alloc(),
+ * and the handler gets the return address too: optprobe's instances then
+ * sit in a pool of their own, and each hooked call takes a node from one
+ * of a chain of rethooks grown with the instances (retprobe-objpool.c).
+ * Kbuild.inc picks the file.
  */
 #ifndef OPTPROBE_WRAP_RETHOOK_H
 #define OPTPROBE_WRAP_RETHOOK_H
 
-#include <linux/err.h>
 #include <linux/rethook.h>
+
 #include "wrap-kver.h"
 
 #if OP_KERNEL_AT_LEAST(6, 7)
-#define OP_RETHOOK_HANDLER(name, node, data, regs) \
-	void name(struct rethook_node *node, void *data, unsigned long ret_addr, \
-		  struct pt_regs *regs)
-#define op_rethook_alloc(data, handler)	((void)(handler), ERR_PTR(-EOPNOTSUPP))
-#define op_rethook_add_node(rh, node)	WARN_ON_ONCE(1)
-/* no entry: nothing to resolve */
+#include "wrap-freelist.h"
+
+/* Rethooks of 16, 32, ... nodes: enough for OP_RET_POOL_MAX instances. */
+#define OP_X86_RETHOOKS	14
+
+struct op_ret_inst;
+
+struct op_arch_ret {
+	struct rethook *rh[OP_X86_RETHOOKS];
+	unsigned int nr_rh;		/* rethooks in rh[] */
+	unsigned int nodes;		/* their nodes, all told */
+	unsigned int insts;		/* instances added */
+	struct freelist_head pool;	/* instances not in use */
+	struct op_ret_inst *all;	/* every instance, to free them */
+};
+
+struct op_arch_ret_inst {
+	struct freelist_node free;	/* in the pool */
+	struct op_ret_inst *next;	/* in op_arch_ret.all */
+	struct rethook_node *node;	/* while hooked: the node it took */
+};
+
 #define OP_RETHOOK_ADD_NODE_MEMBER
 #define OP_RETHOOK_ADD_NODE_KSYM
 #else
-#define OP_RETHOOK_HANDLER(name, node, data, regs) \
-	void name(struct rethook_node *node, void *data, struct pt_regs *regs)
-#define op_rethook_alloc(data, handler)	op_ksyms.arch.rethook_alloc(data, handler)
-#define op_rethook_add_node(rh, node)	op_ksyms.arch.rethook_add_node(rh, node)
+struct op_arch_ret {
+	struct rethook *rh;
+};
+
+/* First in struct op_ret_inst: the rethook frees a node with kfree(). */
+struct op_arch_ret_inst {
+	struct rethook_node node;
+};
+
 #define OP_RETHOOK_ADD_NODE_MEMBER \
 	typeof(op_ptr_to(rethook_add_node)) rethook_add_node;
 #define OP_RETHOOK_ADD_NODE_KSYM	OP_ARCH_KSYM(rethook_add_node),

@@ -599,7 +599,7 @@ static bool op_x86_grp7_reg_valid(u8 modrm)
 {
 	switch (modrm) {
 	case 0xc0 ... 0xc6:	/* enclv vmcall vmlaunch vmresume vmxoff pconfig wrmsrns */
-	case 0xc8 ... 0xcb:	/* monitor, mwait, clac, stac */
+	case 0xc8 ... 0xcc:	/* monitor, mwait, clac, stac; tdcall (66) */
 	case 0xcf ... 0xd1:	/* encls, xgetbv, xsetbv */
 	case 0xd4 ... 0xdf:	/* vmfunc, xend, xtest, enclu, SVM */
 	case 0xe0 ... 0xea:	/* smsw, serialize, setssbsy, xsusldtrk, xresldtrk, saveprevssp */
@@ -733,8 +733,8 @@ static int op_x86_check_0f(const struct op_x86_insn *insn, struct op_x86_form *f
 	u8 n;
 
 	switch (op) {
-	case 0x00:		/* sldt str lldt ltr verr verw */
-		return reg <= 5 ? 0 : -EILSEQ;
+	case 0x00:		/* sldt str lldt ltr verr verw; f2 /6 lkgs */
+		return reg <= 5 || (reg == 6 && f->col == C_F2) ? 0 : -EILSEQ;
 	case 0x01:		/* group 7; /5 with memory is f3's rstorssp */
 		if (mod == 3)
 			return op_x86_grp7_reg_valid(modrm) ? 0 : -EILSEQ;

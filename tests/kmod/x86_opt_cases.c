@@ -519,7 +519,8 @@ static void check_probe_inside(struct ktap *t)
 	int ret, ret2;
 
 	reset_seen();
-	ret = probe_at(&outer, (unsigned long)op_tx86_targets.pushpop, false, 0);
+	ret = probe_at(&outer, (unsigned long)op_tx86_targets.pushpop + OP_TX86_AFTER_ENDBR(0),
+		       false, 0);
 	optprobe_sync();
 	ret2 = probe_at(&inner, (unsigned long)op_tx86_targets.pushpop + OP_TX86_PUSHPOP_SECOND,
 			false, 0);
