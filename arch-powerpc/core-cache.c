@@ -208,7 +208,7 @@ static struct kprobe_insn_cache *op_ppc_cache_check(unsigned long addr)
 /* Find and check the cache, and set the share. */
 static void op_ppc_cache_find(void)
 {
-	unsigned int used, total;
+	unsigned int used, total, keeps;
 	unsigned long addr;
 
 	op_ppc_cache = NULL;
@@ -246,8 +246,8 @@ static void op_ppc_cache_find(void)
 		 */
 		if (!total)
 			total = op_ppc_cache_slots_per_page();
-		op_ppc_core_share = max_t(int, total - used -
-					  min_t(unsigned int, OP_PPC_CORE_KERNEL_KEEPS, total / 4), 0);
+		keeps = min_t(unsigned int, OP_PPC_CORE_KERNEL_KEEPS, total / 4);
+		op_ppc_core_share = max_t(int, total - used - keeps, 0);
 	}
 }
 

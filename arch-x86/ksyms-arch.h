@@ -41,10 +41,14 @@ struct op_arch_ksyms {
 	/* the kernel's return hook, for return probes (retprobe.c) */
 	typeof(op_ptr_to(rethook_alloc)) rethook_alloc;
 	typeof(op_ptr_to(rethook_free)) rethook_free;
-	OP_RETHOOK_ADD_NODE_MEMBER
 	typeof(op_ptr_to(rethook_try_get)) rethook_try_get;
 	typeof(op_ptr_to(rethook_recycle)) rethook_recycle;
 	typeof(op_ptr_to(rethook_hook)) rethook_hook;
+
+	/* up to 6.6 only (wrap-rethook.h) */
+	struct op_rethook_add_node rethook_add_node;
 };
+
+const char *op_x86_endbr_at(unsigned long addr);
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

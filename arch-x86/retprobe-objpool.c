@@ -79,6 +79,7 @@ static struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 	struct rethook_node *node;
 
 	for (i = 0; i < n; i++) {
+		/* acquire: pairs with op_arch_ret_add()'s release of the rethook */
 		node = op_ksyms.arch.rethook_try_get(smp_load_acquire(&a->rh[i]));
 		if (node)
 			return node;

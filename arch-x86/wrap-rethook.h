@@ -40,7 +40,9 @@ struct op_arch_ret_inst {
 	struct rethook_node *node;	/* while hooked: the node it took */
 };
 
-#define OP_RETHOOK_ADD_NODE_MEMBER
+/* no such function: a member of no size keeps the table's shape */
+struct op_rethook_add_node { };
+
 #define OP_RETHOOK_ADD_NODE_KSYM
 #else
 struct op_arch_ret {
@@ -52,9 +54,15 @@ struct op_arch_ret_inst {
 	struct rethook_node node;
 };
 
-#define OP_RETHOOK_ADD_NODE_MEMBER \
-	typeof(op_ptr_to(rethook_add_node)) rethook_add_node;
-#define OP_RETHOOK_ADD_NODE_KSYM	OP_ARCH_KSYM(rethook_add_node),
+/* as core/ksyms.h has it (this header comes first in some files) */
+#define op_ptr_to(sym) (&(sym))
+
+struct op_rethook_add_node {
+	typeof(op_ptr_to(rethook_add_node)) fn;
+};
+
+#define OP_RETHOOK_ADD_NODE_KSYM \
+	{ .name = "rethook_add_node", .slot = (void **)&op_ksyms.arch.rethook_add_node.fn },
 #endif
 
 #endif /* OPTPROBE_WRAP_RETHOOK_H */

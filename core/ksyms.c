@@ -69,9 +69,12 @@ static unsigned long find_kallsyms_lookup_name(void)
  * @n:		how many
  *
  * Every symbol is looked up, and each missing one is named, so that one
- * load reports everything a kernel lacks.
+ * load reports everything a kernel lacks.  Each function (not addr_only)
+ * must be callable through a pointer (op_arch_ksym_callable(): an ENDBR
+ * under x86 IBT), or it is named too.
  *
- * Return: 0, or -ENOENT if any symbol is missing.
+ * Return: 0, -ENOENT if any symbol is missing, else -ENOEXEC if a
+ * function cannot be called through a pointer.
  */
 int op_ksyms_resolve(const struct op_ksym *table, unsigned int n)
 {
@@ -81,9 +84,19 @@ int op_ksyms_resolve(const struct op_ksym *table, unsigned int n)
 	for (i = 0; i < n; i++) {
 		unsigned long addr = op_ksyms.kallsyms_lookup_name(table[i].name);
 
+		const char *why;
+
+		*table[i].slot = (void *)addr;
 		if (!addr) {
 			pr_warn("kernel symbol '%s' not found\n", table[i].name);
 			ret = -ENOENT;
+			continue;
+		}
+		why = table[i].addr_only ? NULL : op_arch_ksym_callable(addr);
+		if (why) {
+			pr_warn("kernel function '%s' cannot be called through a pointer: %s\n",
+				table[i].name, why);
+			ret = ret ?: -ENOEXEC;
 		}
 		*table[i].slot = (void *)addr;
 	}
@@ -111,11 +124,18 @@ EXPORT_SYMBOL_NS_GPL(op_ksym_at, OPTPROBE_INTERNAL);
 int __init op_ksyms_init(void)
 {
 	unsigned long addr = find_kallsyms_lookup_name();
+	const char *why;
 	int ret;
 
 	if (!addr) {
 		pr_warn("kernel symbol 'kallsyms_lookup_name' not found\n");
 		return -ENOENT;
+	}
+	why = op_arch_ksym_callable(addr);
+	if (why) {
+		pr_warn("kernel function 'kallsyms_lookup_name' cannot be called through a pointer: %s\n",
+			why);
+		return -ENOEXEC;
 	}
 	op_ksyms.kallsyms_lookup_name = (typeof(op_ksyms.kallsyms_lookup_name))addr;
 	/* Both tables, so that one load names every missing symbol. */

@@ -8,6 +8,12 @@
  *
  * Each pointer has the type of &symbol as the kernel headers declare it
  * (op_ptr_to), so a call through op_ksyms is type-checked like a direct call.
+ *
+ * Every function among them is called through its pointer: where the
+ * kernel enforces indirect-branch tracking (x86 IBT), each must start
+ * with an ENDBR the kernel did not seal.  The arch backend checks that
+ * at load (op_arch_ksym_callable()); a symbol that is only an address
+ * (data, a label) is marked addr_only and not checked.
  */
 #ifndef OPTPROBE_KSYMS_H
 #define OPTPROBE_KSYMS_H
@@ -54,10 +60,13 @@ extern struct op_ksyms op_ksyms;
 struct op_ksym {
 	const char *name;
 	void **slot;
+	bool addr_only;		/* never called: data, or a label */
 };
 
 #define OP_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.sym }
 #define OP_ARCH_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym }
+#define OP_ARCH_KSYM_ADDR(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym, \
+				 .addr_only = true }
 /* A member whose kernel symbol a wrapper names (wrap-*.h) */
 #define OP_KSYM_AS(member, sym) { .name = __stringify(sym), .slot = (void **)&op_ksyms.member }
 
@@ -66,6 +75,7 @@ extern const struct op_ksym op_arch_ksym_table[];
 extern const unsigned int op_arch_ksym_count;
 
 int op_ksyms_init(void);
+const char *op_arch_ksym_callable(unsigned long addr);
 int op_ksyms_resolve(const struct op_ksym *table, unsigned int n);
 const struct op_ksym *op_ksym_at(unsigned int i);
 

@@ -20,11 +20,19 @@
 typedef int (*op_kallsyms_fn)(void *data, const char *name, struct module *mod,
 			      unsigned long addr);
 
+/* the kernel's walks, and __module_text_address(), as resolved */
+typedef struct module *(*op_text_module_t)(unsigned long addr);
+
 #if OP_KERNEL_AT_LEAST(6, 4)
+typedef int (*op_kallsyms_each_t)(int (*fn)(void *, const char *, unsigned long), void *data);
+typedef int (*op_module_kallsyms_each_t)(const char *modname,
+					 int (*fn)(void *, const char *, unsigned long),
+					 void *data);
+
 struct op_kallsyms_walk {
 	op_kallsyms_fn fn;
 	void *data;
-	typeof(&__module_text_address) text_module;	/* NULL: kernel symbols */
+	op_text_module_t text_module;	/* NULL: kernel symbols */
 };
 
 static inline int op_kallsyms_walk_one(void *arg, const char *name, unsigned long addr)
@@ -40,7 +48,7 @@ static inline int op_kallsyms_walk_one(void *arg, const char *name, unsigned lon
 	return w->fn(w->data, name, mod, addr);
 }
 
-static inline int op_kallsyms_on_each(typeof(&kallsyms_on_each_symbol) each,
+static inline int op_kallsyms_on_each(op_kallsyms_each_t each,
 				      op_kallsyms_fn fn, void *data)
 {
 	struct op_kallsyms_walk w = { .fn = fn, .data = data };
@@ -48,8 +56,8 @@ static inline int op_kallsyms_on_each(typeof(&kallsyms_on_each_symbol) each,
 	return each(op_kallsyms_walk_one, &w);
 }
 
-static inline int op_module_kallsyms_on_each(typeof(&module_kallsyms_on_each_symbol) each,
-					     typeof(&__module_text_address) text_module,
+static inline int op_module_kallsyms_on_each(op_module_kallsyms_each_t each,
+					     op_text_module_t text_module,
 					     op_kallsyms_fn fn, void *data)
 {
 	struct op_kallsyms_walk w = { .fn = fn, .data = data, .text_module = text_module };
@@ -67,14 +75,17 @@ static inline unsigned long op_module_text_size(const struct module *mod)
 	return mod->mem[MOD_TEXT].size;
 }
 #else
-static inline int op_kallsyms_on_each(typeof(&kallsyms_on_each_symbol) each,
+typedef int (*op_kallsyms_each_t)(op_kallsyms_fn fn, void *data);
+typedef int (*op_module_kallsyms_each_t)(op_kallsyms_fn fn, void *data);
+
+static inline int op_kallsyms_on_each(op_kallsyms_each_t each,
 				      op_kallsyms_fn fn, void *data)
 {
 	return each(fn, data);
 }
 
-static inline int op_module_kallsyms_on_each(typeof(&module_kallsyms_on_each_symbol) each,
-					     typeof(&__module_text_address) text_module,
+static inline int op_module_kallsyms_on_each(op_module_kallsyms_each_t each,
+					     op_text_module_t text_module,
 					     op_kallsyms_fn fn, void *data)
 {
 	return each(fn, data);

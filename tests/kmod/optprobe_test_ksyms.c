@@ -2,7 +2,9 @@
 /*
  * optprobe's load, checked on every leg of the matrix: each kernel symbol
  * resolved through kallsyms is the one kallsyms names, calling a resolved
- * function works, a missing symbol is refused by name, and the debugfs
+ * function works, a missing symbol is refused by name, every function
+ * among them may be called through a pointer (x86 IBT: starts with an
+ * unsealed ENDBR64) and a sealed one would be refused, and the debugfs
  * directory is there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -78,6 +80,47 @@ static void check_missing(struct ktap *t)
 		   "resolve returned %d", ret);
 }
 
+/*
+ * The load-time IBT proof: every function optprobe calls through a
+ * resolved pointer passed it (or optprobe would not have loaded): on a
+ * CPU that enforces IBT each starts with an ENDBR64 (QEMU's TCG has
+ * none, so all pass here).  On x86 with IBT in the kernel, what the proof
+ * reads is printed ("# ibt NAME endbr|sealed") for tests/ibt/endbr-proof.py
+ * to hold against the image's seal list, and it must refuse what a sealed
+ * ENDBR64 becomes, a 4-byte nop.
+ */
+static void check_callable(struct ktap *t)
+{
+	const struct op_ksym *sym;
+	unsigned int i, bad = 0;
+	const char *why;
+
+	for (i = 0; (sym = op_ksym_at(i)); i++) {
+		why = sym->addr_only ? NULL : op_arch_ksym_callable((unsigned long)*sym->slot);
+		if (why) {
+			pr_info("# %s: %s\n", sym->name, why);
+			bad++;
+		}
+	}
+	ktap_check(t, !bad, "every_resolved_function_callable", "%u are not", bad);
+#ifdef CONFIG_X86_KERNEL_IBT
+	{
+		static const u8 sealed[] = { 0x0f, 0x1f, 0x40, 0x00 };
+
+		for (i = 0; (sym = op_ksym_at(i)); i++) {
+			if (sym->addr_only)
+				continue;
+			why = op_x86_endbr_at((unsigned long)*sym->slot);
+			pr_info("# ibt %s %s\n", sym->name, why ? "sealed" : "endbr");
+		}
+		why = op_x86_endbr_at((unsigned long)sealed);
+		ktap_check(t, why, "sealed_endbr_refused", "a sealed ENDBR64 (nop4) was accepted");
+	}
+#else
+	ktap_skip(t, "sealed_endbr_refused", "no IBT in this kernel");
+#endif
+}
+
 static void check_debugfs(struct ktap *t)
 {
 	struct dentry *dir = debugfs_lookup("optprobe", NULL);
@@ -91,10 +134,11 @@ static int __init test_ksyms_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, count_ksyms() + 3);
+	ktap_start(&t, count_ksyms() + 5);
 	check_names(&t);
 	check_call(&t);
 	check_missing(&t);
+	check_callable(&t);
 	check_debugfs(&t);
 	return 0;
 }

@@ -20,7 +20,9 @@ reads() { dd if=/dev/zero of=/dev/null bs=1 count="$1" 2>/dev/null; }
 
 echo "KTAP version 1"
 echo "1..12"
-check list_shows_entry_probe_in_ftrace_mode test "$(mode_of 0x0)$(mode_of 0xc)" = ftrace
+# the ftrace site: at the entry, after an IBT ENDBR64 (x86 6.12), or after
+# the global entry (ppc64le)
+check list_shows_entry_probe_in_ftrace_mode test "$(mode_of 0x0)$(mode_of 0x4)$(mode_of 0xc)" = ftrace
 inside=$(awk '$2 ~ /^vfs_read\+/ && $3 == "trap" { print $2 }' $d/list)
 check list_shows_inside_probe_in_trap_mode test -n "$inside"
 h0=$(hits ftrace) t0=$(hits trap)

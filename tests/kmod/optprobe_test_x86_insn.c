@@ -47,8 +47,8 @@ static const struct op_ksym test_ksyms[] = {
 	{ .name = "module_kallsyms_on_each_symbol", .slot = (void **)&each_module_symbol },
 	{ .name = "kallsyms_lookup_size_offset", .slot = (void **)&lookup_size_offset },
 	{ .name = "__module_text_address", .slot = (void **)&text_module },
-	{ .name = "_stext", .slot = &text_start },
-	{ .name = "_etext", .slot = &text_end },
+	{ .name = "_stext", .slot = &text_start, .addr_only = true },
+	{ .name = "_etext", .slot = &text_end, .addr_only = true },
 };
 
 struct walk {
