@@ -34,5 +34,17 @@ const struct optprobe_bench_asm *optprobe_bench_asm(enum optprobe_bench_class cl
 }
 EXPORT_SYMBOL_GPL(optprobe_bench_asm);
 
+/*
+ * Never called, and linked last (Kbuild): it keeps every probed target
+ * from being the module's last function.  On 6.12 a module's text is a
+ * mapping of its own, and kallsyms sizes its last function to the end of
+ * it; the kernel's x86 kprobe optimizer (can_optimize()) decodes a
+ * function to its end and read past the mapping there (an Oops in
+ * insn_get_modrm()).
+ */
+static noinline __used __noipa void optprobe_bench_end(void)
+{
+}
+
 MODULE_DESCRIPTION("optprobe benchmark: the hit-cost targets");
 MODULE_LICENSE("GPL");
