@@ -10,6 +10,8 @@
 #include <asm/ppc_asm.h>
 #include <asm/ptrace.h>
 
+#include "../arch-powerpc/wrap-frame.h"
+
 	.data
 	.balign 8
 bench_data:
@@ -81,7 +83,7 @@ _GLOBAL_TOC(optprobe_bench_floor)
 	mflr	r0
 	std	r0,_LINK(r1)
 	li	r3,0
-	addi	r4,r1,STACK_FRAME_OVERHEAD
+	addi	r4,r1,OP_PPC_FRAME_REGS
 	bl	optprobe_bench_pre
 	nop
 	ld	r0,_CCR(r1)
