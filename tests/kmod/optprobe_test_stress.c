@@ -27,11 +27,13 @@
  * published its number after the control thread read it sees what the
  * control thread wrote before.
  *
- * On x86_64 the caller is parked between two iterations while text is
- * written under it (a breakpoint set or removed, an ftrace call site
- * patched): QEMU 7.2's TCG, which runs the test matrix, does not make such
- * a change visible to a CPU that runs through it at that moment, with the
- * kernel's own kprobes as with optprobe.  It keeps running the old code:
+ * The caller is parked between two iterations while text is written under
+ * it (a breakpoint set or removed, an ftrace call site patched): QEMU
+ * 7.2's TCG, which runs the test matrix, does not make such a change
+ * visible to a CPU that runs through it at that moment, with the kernel's
+ * own kprobes as with optprobe (on ppc64le, tcg_rewrite's second write
+ * does not always help: a caller was seen trapping on a removed trap for
+ * minutes).  It keeps running the old code:
  * a breakpoint is missed, or hit again after it is gone, forever; a call
  * site being patched jumps to address 0.  Hence also the probes that stay:
  * they keep the entry's call site patched and the breakpoint inside set
@@ -44,7 +46,7 @@
  * site goes back to its breakpoint, and each time it goes the site is
  * optimized again; now and then the optimize switch is turned off and on.
  * The optimizer's text changes happen within optprobe_sync(), which every
- * operation ends with, while the caller is parked (x86_64, as above).
+ * operation ends with, while the caller is parked, as above.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -179,12 +181,11 @@ static int caller_fn(void *unused)
 
 /*
  * Park the caller between two iterations before an operation on @sp that
- * writes text, and let it go on after (x86_64 only: see the top).
+ * writes text, and let it go on after (see the top).
  */
 static void park(const struct stress_probe *sp, bool on)
 {
-	if (!IS_ENABLED(CONFIG_X86) || (!sp->writes_text && !STRESS_OPT) ||
-	    !READ_ONCE(caller_started))
+	if ((!sp->writes_text && !STRESS_OPT) || !READ_ONCE(caller_started))
 		return;
 	/* whatever was written before a release is seen by the caller after it */
 	smp_store_release(&park_request, on);
