@@ -402,7 +402,7 @@ static u64 bench_gcd(u64 a, u64 b)
 enum bench_where {
 	BENCH_FTRACE,		/* at the function's ftrace site */
 	BENCH_AFTER_FTRACE,	/* the first instruction after it */
-	BENCH_ASM,		/* optprobe_bench_asm(class)->site */
+	BENCH_ASM,		/* optprobe_bench_asm(class)'s site */
 };
 
 struct bench_target {
@@ -443,6 +443,7 @@ static u64 (*bench_target_fn(const struct bench_target *tg))(u64 a, u64 b)
 static unsigned long bench_target_site(const struct bench_target *tg)
 {
 	unsigned long func = (unsigned long)tg->func;
+	const struct optprobe_bench_asm *a;
 
 	switch (tg->where) {
 	case BENCH_FTRACE:
@@ -450,7 +451,8 @@ static unsigned long bench_target_site(const struct bench_target *tg)
 	case BENCH_AFTER_FTRACE:
 		return bench_after_ftrace(func);
 	default:
-		return optprobe_bench_asm(tg->class)->site;
+		a = optprobe_bench_asm(tg->class);
+		return (unsigned long)a->fn + a->site_offset;
 	}
 }
 

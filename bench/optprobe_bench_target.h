@@ -52,7 +52,12 @@ enum optprobe_bench_class {
 
 struct optprobe_bench_asm {
 	u64 (*fn)(u64 a, u64 b);
-	unsigned long site;		/* the probed instruction in fn; 0 for the floor */
+	/*
+	 * The probed instruction's offset in fn; unused for the floor.  An offset,
+	 * not an address: objtool (6.12, IBT) flags data that points into a
+	 * function past its ENDBR.
+	 */
+	unsigned long site_offset;
 };
 
 /* In the assembly, in enum order; other modules ask optprobe_bench_asm() */

@@ -106,9 +106,9 @@ _GLOBAL_TOC(optprobe_bench_floor)
 	.balign 8
 	.globl	optprobe_bench_asm_table
 optprobe_bench_asm_table:
-	.quad	optprobe_bench_noftrace, .Lnoftrace
-	.quad	optprobe_bench_alu, .Lalu
-	.quad	optprobe_bench_mem, .Lmem
-	.quad	optprobe_bench_pcrel, .Lpcrel
-	.quad	optprobe_bench_jcc, .Ljcc
+	.quad	optprobe_bench_noftrace, .Lnoftrace - optprobe_bench_noftrace
+	.quad	optprobe_bench_alu, .Lalu - optprobe_bench_alu
+	.quad	optprobe_bench_mem, .Lmem - optprobe_bench_mem
+	.quad	optprobe_bench_pcrel, .Lpcrel - optprobe_bench_pcrel
+	.quad	optprobe_bench_jcc, .Ljcc - optprobe_bench_jcc
 	.quad	optprobe_bench_floor, 0
