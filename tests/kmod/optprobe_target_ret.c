@@ -70,6 +70,62 @@ noinline __noipa int optprobe_target_ret_sleep_held(struct optprobe_target_ret_g
 }
 EXPORT_SYMBOL_GPL(optprobe_target_ret_sleep_held);
 
+noinline __noipa int optprobe_target_ret_sleep_unload(struct optprobe_target_ret_gate *g, int x)
+{
+	gate_pass(g);
+	return OPTPROBE_TARGET_RET_SLEEP(x);
+}
+EXPORT_SYMBOL_GPL(optprobe_target_ret_sleep_unload);
+
+static struct optprobe_target_ret_gate unload_gate;
+static struct task_struct *unload_task;
+static int unload_result;
+module_param(unload_result, int, 0444);
+MODULE_PARM_DESC(unload_result, "what the call left in flight for optprobe_unload.sh returned, 0 before");
+
+static int unload_gate_set(const char *val, const struct kernel_param *kp)
+{
+	if (unload_task)
+		optprobe_target_ret_gate_open(&unload_gate);
+	return 0;
+}
+
+static const struct kernel_param_ops unload_gate_ops = {
+	.set = unload_gate_set,
+};
+module_param_cb(unload_gate, &unload_gate_ops, NULL, 0200);
+MODULE_PARM_DESC(unload_gate, "write anything: the call left in flight returns");
+
+static int unload_caller(void *unused)
+{
+	int value = optprobe_target_ret_sleep_unload(&unload_gate, OPTPROBE_TARGET_RET_UNLOAD_ARG);
+
+	WRITE_ONCE(unload_result, value);
+	/* stay, so that no code of this module runs once it is gone */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+bool optprobe_target_ret_unload_start(void)
+{
+	struct task_struct *task;
+
+	if (unload_task)
+		return false;
+	optprobe_target_ret_gate_init(&unload_gate);
+	task = kthread_run(unload_caller, NULL, "ret_unload");
+	if (IS_ERR(task))
+		return false;
+	unload_task = task;
+	return optprobe_target_ret_gate_wait(&unload_gate, 1);
+}
+EXPORT_SYMBOL_GPL(optprobe_target_ret_unload_start);
+
 noinline __noipa int optprobe_target_ret_add(int a, int b, int c, int d, int e, int f)
 {
 	return a + b + c + d + e + f;
@@ -137,6 +193,15 @@ noinline __noipa int optprobe_target_ret_exit(struct completion *done)
 	kthread_complete_and_exit(done, 0);
 }
 EXPORT_SYMBOL_GPL(optprobe_target_ret_exit);
+
+static void __exit optprobe_target_ret_exit_module(void)
+{
+	if (!unload_task)
+		return;
+	optprobe_target_ret_gate_open(&unload_gate);
+	kthread_stop(unload_task);
+}
+module_exit(optprobe_target_ret_exit_module);
 
 MODULE_DESCRIPTION("Functions for optprobe's return-probe tests");
 MODULE_LICENSE("GPL");

@@ -31,6 +31,18 @@ int optprobe_target_ret_sleep_max(struct optprobe_target_ret_gate *g, int x);
 int optprobe_target_ret_sleep_unreg(struct optprobe_target_ret_gate *g, int x);
 int optprobe_target_ret_sleep_held(struct optprobe_target_ret_gate *g, int x);
 
+/*
+ * A call that outlives the test module probing it, for optprobe_unload.sh:
+ * a kthread of optprobe_target_ret.ko calls optprobe_target_ret_sleep_unload()
+ * once, and stays until this module goes.  The script opens the gate through
+ * the parameter unload_gate and reads the value the call returned in
+ * unload_result (0 until it returned).  Returns false if it could not start
+ * or did not get inside.
+ */
+#define OPTPROBE_TARGET_RET_UNLOAD_ARG	7
+int optprobe_target_ret_sleep_unload(struct optprobe_target_ret_gate *g, int x);
+bool optprobe_target_ret_unload_start(void);
+
 /* a + b + ... + f */
 int optprobe_target_ret_add(int a, int b, int c, int d, int e, int f);
 /* x * 3 + 1, for the probes by address */
