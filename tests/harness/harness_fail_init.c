@@ -8,4 +8,5 @@ static int __init harness_fail_init_init(void)
 }
 
 module_init(harness_fail_init_init);
+MODULE_DESCRIPTION("vm-run harness test: a module that fails to load");
 MODULE_LICENSE("GPL");

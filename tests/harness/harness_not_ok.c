@@ -14,4 +14,5 @@ static void __exit harness_not_ok_exit(void)
 
 module_init(harness_not_ok_init);
 module_exit(harness_not_ok_exit);
+MODULE_DESCRIPTION("vm-run harness test: a module whose KTAP case fails");
 MODULE_LICENSE("GPL");

@@ -18,4 +18,5 @@ static void __exit harness_ok_exit(void)
 
 module_init(harness_ok_init);
 module_exit(harness_ok_exit);
+MODULE_DESCRIPTION("vm-run harness test: a module whose one KTAP case passes");
 MODULE_LICENSE("GPL");

@@ -14,4 +14,5 @@ static void __exit harness_warn_exit(void)
 
 module_init(harness_warn_init);
 module_exit(harness_warn_exit);
+MODULE_DESCRIPTION("vm-run harness test: a module that loads but WARNs");
 MODULE_LICENSE("GPL");
