@@ -148,6 +148,16 @@ unsigned long op_arch_local_entry(unsigned long func)
 	return func;
 }
 
+/*
+ * The kernel's own answer: its walk of the jump table is cheap on powerpc,
+ * where every label is one word (JUMP_LABEL_NOP_SIZE), unlike x86's,
+ * which decodes each label (arch-x86/jump-labels.c).
+ */
+bool op_arch_jump_label_in(unsigned long first, unsigned long last)
+{
+	return op_ksyms.arch.jump_label_text_reserved((void *)first, (void *)last);
+}
+
 int op_arch_check_insn(unsigned long func, unsigned long size,
 		       unsigned long addr, const char **reason)
 {

@@ -36,6 +36,8 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(optprobe_template_end)) optprobe_template_end;
 	/* called with the cache in r3 by the functions it is found in */
 	typeof(op_ptr_to(kprobe_cache_get_kallsym)) kprobe_cache_get_kallsym;
+	/* op_arch_jump_label_in() */
+	typeof(op_ptr_to(jump_label_text_reserved)) jump_label_text_reserved;
 };
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

@@ -18,6 +18,7 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM_ADDR(optprobe_template_entry),
 	OP_ARCH_KSYM_ADDR(optprobe_template_end),
 	OP_ARCH_KSYM(kprobe_cache_get_kallsym),
+	OP_ARCH_KSYM(jump_label_text_reserved),
 };
 
 /* Every member of struct op_arch_ksyms is a pointer with an entry above. */

@@ -54,6 +54,7 @@
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "jump-labels.h"
 #include "ksyms.h"
 
 /* Where an exception-table entry's fixup resumes. */
@@ -164,35 +165,6 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 	return pos - addr;
 }
 
-/*
- * Does a jump label of the text holding @site jump strictly inside its
- * region?  The kernel's labels jump within kernel text, a module's within
- * its own; labels of init text that is gone are left out, as the kernel
- * leaves them out.
- */
-static bool op_x86_jump_label_into(const struct op_site *site, u8 rlen)
-{
-	const struct jump_entry *entry, *stop;
-	struct module *mod;
-	bool into = false;
-
-	/* the module stays while preemption is off (its freeing waits for RCU) */
-	preempt_disable();
-	mod = op_ksyms.__module_text_address(site->addr);
-	if (mod) {
-		entry = mod->jump_entries;
-		stop = entry + mod->num_jump_entries;
-	} else {
-		entry = *op_ksyms.arch.__start___jump_table;
-		stop = *op_ksyms.arch.__stop___jump_table;
-	}
-	for (; entry < stop && !into; entry++)
-		into = !jump_entry_is_init(entry) &&
-		       op_x86_into_region(site, jump_entry_target(entry), rlen);
-	preempt_enable();
-	return into;
-}
-
 /* Text that others rewrite, or a kernel kprobe, over the region. */
 static int op_x86_region_owned(struct op_site *site, u8 rlen)
 {
@@ -202,11 +174,11 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 		site->reason = "an alternative overlaps the bytes the jump would replace";
 		return -EINVAL;
 	}
-	if (op_ksyms.jump_label_text_reserved(first, last)) {
+	if (op_arch_jump_label_in(site->addr, site->addr + rlen - 1)) {
 		site->reason = "a jump label overlaps the bytes the jump would replace";
 		return -EINVAL;
 	}
-	if (op_x86_jump_label_into(site, rlen)) {
+	if (op_x86_jump_label_target_in(site->addr, site->addr + rlen)) {
 		site->reason =
 			"a jump label (static key) jumps inside the bytes the jump would replace";
 		return -EINVAL;

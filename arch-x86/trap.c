@@ -25,6 +25,7 @@
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "jump-labels.h"
 
 /* Emulate the probed instruction (not OP_X86_OUT_OF_LINE), then the post handlers. */
 static void op_x86_emulate(struct op_site *site, struct pt_regs *regs)
@@ -198,10 +199,19 @@ void op_arch_debugfs(struct dentry *dir)
 
 int __init op_arch_init(void)
 {
-	return register_die_notifier(&op_x86_int3_nb);
+	int ret;
+
+	ret = op_x86_jump_labels_init();
+	if (ret)
+		return ret;
+	ret = register_die_notifier(&op_x86_int3_nb);
+	if (ret)
+		op_x86_jump_labels_exit();
+	return ret;
 }
 
 void op_arch_exit(void)
 {
 	unregister_die_notifier(&op_x86_int3_nb);
+	op_x86_jump_labels_exit();
 }

@@ -62,6 +62,13 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 		       unsigned long addr, const char **reason);
 
 /*
+ * op_arch_jump_label_in() - does the instruction of a jump label (static
+ * key) overlap [@first, @last]?  What jump_label_text_reserved() answers,
+ * at a cost fit for batches of thousands of probes.
+ */
+bool op_arch_jump_label_in(unsigned long first, unsigned long last);
+
+/*
  * op_arch_prepare() - set up @site->arch for a breakpoint on site->addr:
  * copy the original instruction, choose emulation or out-of-line
  * execution, and for the latter fill a slot (op_slot_alloc()).  Sets

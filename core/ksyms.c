@@ -29,7 +29,6 @@ static const struct op_ksym op_core_ksym_table[] = {
 	OP_KSYM(__module_text_address),
 	OP_KSYM(within_kprobe_blacklist),
 	OP_KSYM(get_kprobe),
-	OP_KSYM(jump_label_text_reserved),
 	OP_KSYM(ftrace_location),
 	OP_KSYM(search_exception_tables),
 	OP_KSYM_AS(execmem_alloc, OP_EXECMEM_ALLOC),

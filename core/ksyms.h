@@ -45,7 +45,6 @@ struct op_ksyms {
 	typeof(op_ptr_to(__module_text_address)) __module_text_address;
 	typeof(op_ptr_to(within_kprobe_blacklist)) within_kprobe_blacklist;
 	typeof(op_ptr_to(get_kprobe)) get_kprobe;
-	typeof(op_ptr_to(jump_label_text_reserved)) jump_label_text_reserved;
 	typeof(op_ptr_to(ftrace_location)) ftrace_location;
 	typeof(op_ptr_to(search_exception_tables)) search_exception_tables;
 	/* executable slots near kernel and module text (wrap-execmem.h) */

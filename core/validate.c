@@ -109,7 +109,7 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 		*why = "a kprobe of the kernel's is there";
 		return -EBUSY;
 	}
-	if (op_ksyms.jump_label_text_reserved((void *)addr, (void *)addr)) {
+	if (op_arch_jump_label_in(addr, addr)) {
 		*why = "a jump label is there";
 		return -EBUSY;
 	}
