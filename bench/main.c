@@ -118,6 +118,7 @@
 #include "ksyms.h"
 #include "wrap-kallsyms.h"
 #include "../tests/kmod/optprobe_test.h"
+#include "bench.h"
 #include "optprobe_bench_target.h"
 
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
@@ -160,19 +161,7 @@ MODULE_PARM_DESC(seed, "seed of the site choices");
 #define BENCH_MAX_RUNS	15
 #define BENCH_NR_PROBES	4	/* most probes on one address (optimized_x4) */
 
-/* The kernel symbols the benchmark needs that are not exported. */
-static struct {
-	typeof(op_ptr_to(kallsyms_on_each_symbol)) kallsyms_on_each_symbol;
-	typeof(op_ptr_to(kallsyms_lookup_size_offset)) kallsyms_lookup_size_offset;
-	typeof(op_ptr_to(ftrace_location)) ftrace_location;
-	typeof(op_ptr_to(core_kernel_text)) core_kernel_text;
-	typeof(op_ptr_to(get_kprobe)) get_kprobe;
-	typeof(op_ptr_to(wait_for_kprobe_optimizer)) wait_for_kprobe_optimizer;
-	typeof(op_ptr_to(vmalloc_nr_pages)) vmalloc_nr_pages;
-#ifdef CONFIG_X86
-	typeof(op_ptr_to(insn_decode)) insn_decode;
-#endif
-} bench_ksyms;
+struct bench_ksyms bench_ksyms;
 
 #define BENCH_KSYM(sym) { .name = #sym, .slot = (void **)&bench_ksyms.sym }
 static const struct op_ksym bench_ksym_table[] = {
@@ -194,8 +183,7 @@ static const struct op_ksym bench_ksym_table[] = {
 static struct ktap ktap;
 static char kprobes_optimization[8] = "1\n";	/* as found at load */
 
-/* What a kernel kprobe at @addr runs as: the flags of the probe hashed there. */
-static enum optprobe_mode bench_kprobe_mode(unsigned long addr)
+enum optprobe_mode bench_kprobe_mode(unsigned long addr)
 {
 	enum optprobe_mode mode = OPTPROBE_MODE_DISABLED;
 	struct kprobe *kp;
@@ -236,7 +224,7 @@ static int bench_sysctl(const char *path, char *buf, size_t len, bool write)
 	return ret < 0 ? ret : 0;
 }
 
-static int bench_kprobes_optimize(bool on)
+int bench_kprobes_optimize(bool on)
 {
 	char val[] = "0\n";
 
@@ -244,12 +232,9 @@ static int bench_kprobes_optimize(bool on)
 	return bench_sysctl(KPROBES_OPTIMIZATION, val, 2, true);
 }
 
-enum bench_impl { BENCH_NONE, BENCH_KPROBE, BENCH_OPTPROBE };
+enum bench_impl bench_pass;
 
-/* Whose rows run now: BENCH_OPTPROBE (and the baseline), then BENCH_KPROBE. */
-static enum bench_impl bench_pass;
-
-static const char *bench_impl_name(enum bench_impl impl)
+const char *bench_impl_name(enum bench_impl impl)
 {
 	return impl == BENCH_KPROBE ? "kprobe" : impl == BENCH_OPTPROBE ? "optprobe" : "none";
 }
@@ -329,7 +314,7 @@ static void bench_mem_sample(struct bench_mem *m)
 
 static DEFINE_PER_CPU(unsigned long, bench_post_hits);
 
-static unsigned long bench_count(unsigned long __percpu *counter)
+unsigned long bench_count(unsigned long __percpu *counter)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -393,8 +378,7 @@ static noinline u64 bench_run(u64 (*fn)(u64 a, u64 b), unsigned int calls)
 	return acc;
 }
 
-/* gcd() to the type of a target; the call it adds is in every row */
-static u64 bench_gcd(u64 a, u64 b)
+u64 bench_gcd(u64 a, u64 b)
 {
 	return gcd(a, b);
 }
@@ -478,8 +462,7 @@ static const struct bench_row bench_rows[] = {
 	{ "optimized_post", BENCH_OPTPROBE, OPTPROBE_MODE_OPTIMIZED, true, true, 1, true },
 };
 
-/* Median cycles and nanoseconds of @runs timed loops of @n calls. */
-static void bench_time(u64 (*fn)(u64 a, u64 b), u64 *cycles, u64 *ns)
+void bench_time(u64 (*fn)(u64 a, u64 b), struct bench_timing *t)
 {
 	u64 c[BENCH_MAX_RUNS], d[BENCH_MAX_RUNS];
 	cycles_t c0, c1;
@@ -499,8 +482,11 @@ static void bench_time(u64 (*fn)(u64 a, u64 b), u64 *cycles, u64 *ns)
 		c[r] = c1 - c0;
 		d[r] = t1 - t0;
 	}
-	*cycles = bench_median(c, runs);
-	*ns = bench_median(d, runs);
+	t->n = n;
+	t->runs = runs;
+	t->calls = n / 10 + (unsigned long)runs * n;
+	t->cycles = bench_median(c, runs);
+	t->ns = bench_median(d, runs);
 }
 
 static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
@@ -511,7 +497,7 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 	unsigned long pre0, post0, pre, post, calls;
 	struct kprobe kp = { .addr = (void *)addr, .pre_handler = bench_kp_pre };
 	const char *reason = "";
-	u64 cycles, ns;
+	struct bench_timing t;
 	unsigned int i;
 	char name[64];
 	int ret = 0;
@@ -554,11 +540,9 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 	pre0 = bench_count(&optprobe_bench_pre_hits);
 	post0 = bench_count(&bench_post_hits);
 	bench_time(row->floor ? optprobe_bench_asm(OPTPROBE_BENCH_FLOOR)->fn :
-		   bench_target_fn(tg), &cycles, &ns);
+		   bench_target_fn(tg), &t);
 	pre = bench_count(&optprobe_bench_pre_hits) - pre0;
 	post = bench_count(&bench_post_hits) - post0;
-	calls = n / 10 + (unsigned long)runs * n;
-
 	if (row->impl == BENCH_KPROBE) {
 		unregister_kprobe(&kp);
 		/* an optimized kprobe's jump goes away in the optimizer */
@@ -568,7 +552,7 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 		optprobe_sync();
 	}
 
-	calls *= row->nprobes;
+	calls = t.calls * row->nprobes;
 	if (!ktap_check(&ktap, tg->exact ? pre == calls && post == (row->post ? calls : 0) :
 			pre >= calls && post >= (row->post ? calls : 0), name,
 			"%lu pre and %lu post handler runs for %lu calls", pre, post, calls))
@@ -577,7 +561,7 @@ static void bench_hit_row(const struct bench_target *tg, unsigned long addr,
 		tg->name, row->name, bench_impl_name(row->impl),
 		row->impl == BENCH_NONE ? "none" : test_mode_name(row->want),
 		row->impl == BENCH_NONE ? "none" : test_mode_name(mode),
-		row->impl == BENCH_NONE ? 0 : row->nprobes, n, runs, cycles, ns,
+		row->impl == BENCH_NONE ? 0 : row->nprobes, t.n, t.runs, t.cycles, t.ns,
 		mode == row->want ? "" : reason);
 out:
 	op_set_boost(true);
