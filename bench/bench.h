@@ -18,6 +18,8 @@
 
 #include "ksyms.h"
 
+struct ktap;
+
 /* The kernel symbols the benchmark needs that are not exported. */
 struct bench_ksyms {
 	typeof(op_ptr_to(kallsyms_on_each_symbol)) kallsyms_on_each_symbol;
@@ -61,5 +63,9 @@ struct bench_timing {
 };
 
 void bench_time(u64 (*fn)(u64 a, u64 b), struct bench_timing *t);
+
+/* ret.c: the return-probe rows of the current pass, and their KTAP plan */
+unsigned int bench_ret_plan(void);
+void bench_rets(struct ktap *ktap);
 
 #endif /* OPTPROBE_BENCH_H */

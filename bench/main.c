@@ -40,6 +40,9 @@
  *    direct call of optprobe's pre handler and the restore, what any hit
  *    costs at least.
  *
+ *    Then the return-probe rows ("ret" lines, ret.c): optprobe's return
+ *    probes against the kernel's kretprobe and fprobe, per call.
+ *
  * 2. Scale ("sites" and "scale" lines).  Sites: in kernel text, the first
  *    instruction after the ftrace site of every function kallsyms lists
  *    (address order), less the functions that run while probes are set
@@ -1337,6 +1340,7 @@ static unsigned int bench_plan(void)
 	if (hits)
 		/* the floor row on one target only */
 		plan += ARRAY_SIZE(bench_targets) * (ARRAY_SIZE(bench_rows) - 1) + 1;
+	plan += bench_ret_plan();
 	if (scale)
 		plan += (bench_scale_kernel() + bench_scale_module()) * (1 + 2 * nr_scale_n);
 	if (coverage)
@@ -1381,6 +1385,7 @@ static int __init bench_init(void)
 	for (bench_pass = BENCH_OPTPROBE; ; bench_pass = BENCH_KPROBE) {
 		if (hits)
 			bench_hits();
+		bench_rets(&ktap);
 		if (scale && bench_scale_kernel())
 			bench_scale_text("kernel", false);
 		if (scale && bench_scale_module())
