@@ -219,10 +219,31 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 	return *reason ? -EINVAL : 0;
 }
 
+/*
+ * Is the symbol at @func the padding before a function (6.2+ with
+ * CONFIG_CALL_PADDING: __pfx_*, or __cfi_* with kCFI)?  Its nops are not
+ * the function's code: call-depth tracking puts its accounting thunks
+ * there and FineIBT its preamble, which callers then enter; and kallsyms
+ * gives them a symbol of their own, so that the function itself is sized
+ * without them.
+ */
+static bool op_x86_function_padding(unsigned long func)
+{
+	char name[8];
+
+	snprintf(name, sizeof(name), "%ps", (void *)func);
+	return str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_");
+}
+
 int op_arch_check_insn(unsigned long func, unsigned long size,
 		       unsigned long addr, const char **reason)
 {
 	int ret;
+
+	if (op_x86_function_padding(func)) {
+		*reason = "the padding before a function (call thunks, FineIBT), not its code";
+		return -EINVAL;
+	}
 
 	op_x86_text_lock();
 	ret = op_x86_check_insn(func, func + size, addr, reason);

@@ -150,8 +150,8 @@ struct optprobe {
  *  * -EINVAL: no handler; @symbol and @addr both or neither given; the
  *    address is not kernel or module text; or it is blacklisted (optprobe
  *    itself, the kernel's kprobe blacklist and entry/noinstr text,
- *    exception-fixup sites, module init text) or the instruction there
- *    cannot be probed;
+ *    exception-fixup sites, module init text, the padding before a
+ *    function on x86) or the instruction there cannot be probed;
  *  * -ENOENT: unknown @symbol;
  *  * -EILSEQ: not an instruction boundary (decoded from the function's
  *    start; on powerpc also the second word of a prefixed instruction);

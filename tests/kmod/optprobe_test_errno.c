@@ -86,6 +86,22 @@ static void check_blacklisted(struct ktap *t)
 	expect_refused(t, "noinstr_function_is_einval", &p, -EINVAL);
 }
 
+/*
+ * The padding before a function, which has a symbol of its own where the
+ * kernel has call padding (x86_64 on 6.12: __pfx_vfs_read).
+ */
+static void check_function_padding(struct ktap *t)
+{
+	struct optprobe p;
+
+	if (!IS_ENABLED(CONFIG_PREFIX_SYMBOLS)) {
+		ktap_skip(t, "function_padding_is_einval", "no call padding in this kernel");
+		return;
+	}
+	test_probe_init(&p, "__pfx_vfs_read", 0, count_pre, NULL, 0);
+	expect_refused(t, "function_padding_is_einval", &p, -EINVAL);
+}
+
 /* Module init text: this module's own, while it runs. */
 static noinline int __init errno_init_text(struct ktap *t)
 {
@@ -241,11 +257,12 @@ static int __init test_errno_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, 20);
+	ktap_start(&t, 21);
 	check_handlerless(&t);
 	check_symbol_and_addr(&t);
 	check_not_text(&t);
 	check_blacklisted(&t);
+	check_function_padding(&t);
 	errno_init_text(&t);
 	check_unknown_symbol(&t);
 	check_not_boundary(&t);
