@@ -11,16 +11,24 @@
  * Measured under TCG with 10,000 kernel-text probes registered and
  * optimized at once, that was 32 of the 40 seconds.
  *
- * The kernel core's table does not change once the kernel booted: its
- * entries' code and target are fixed, and those of init text were marked
- * by jump_label_init() and are left out.  So optprobe sorts it once, at
- * load, into two arrays searched in O(log n).  A module's entries are few
- * and walked as they stand, under preempt_disable() (a module's freeing
- * waits for RCU).
+ * The kernel core's table does not change once the kernel booted (it is
+ * read-only after init): its entries' code and target are fixed, and
+ * those of init text were marked by jump_label_init() and are left out,
+ * as jump_label_text_reserved() leaves them out once the system runs;
+ * optprobe refuses to load before.  So optprobe sorts it once, at load,
+ * into two arrays searched in O(log n).  A module's entries are few and
+ * walked as they stand, under preempt_disable() (a module's freeing waits
+ * for RCU); its init entries are left out too, which is right because
+ * probes in module init text, or in a module not yet live, are refused
+ * before anything asks here.
+ *
+ * The old way also risked a BUG: arch_jump_entry_size() BUGs on an int3
+ * of a label being flipped, and was called without the locks that keep
+ * flips out.  Here the index is built under text_mutex, and the size of a
+ * module's label is read as its first byte, whatever it is.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bsearch.h>
 #include <linux/jump_label.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -36,7 +44,7 @@
 
 struct op_x86_label {
 	unsigned long code;
-	unsigned long len;
+	u8 len;
 };
 
 static struct op_x86_label *op_x86_labels;	/* the core's, by code */
@@ -73,7 +81,10 @@ static int op_x86_ulong_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The first index of the sorted @nr @base (of @size bytes each, keyed by an unsigned long first) at or above @key. */
+/*
+ * The first of the @nr sorted elements at @base (@size bytes each, each
+ * keyed by the unsigned long it starts with) whose key is @key or above.
+ */
 static unsigned int op_x86_lower_bound(const void *base, unsigned int nr, size_t size,
 				       unsigned long key)
 {
@@ -106,7 +117,9 @@ static bool op_x86_module_label_in(const struct jump_entry *entry, const struct 
 		if (jump_entry_is_init(entry))
 			continue;
 		code = jump_entry_code(entry);
-		if (op_x86_label_over(code, op_x86_jump_label_len(code), first, last))
+		/* the size is read only for a label that may overlap */
+		if (op_x86_label_over(code, OP_X86_JUMP_LABEL_MAX, first, last) &&
+		    op_x86_label_over(code, op_x86_jump_label_len(code), first, last))
 			return true;
 	}
 	return false;
@@ -182,12 +195,18 @@ int __init op_x86_jump_labels_init(void)
 	const struct jump_entry *entry;
 	unsigned int nr = 0;
 
+	if (system_state < SYSTEM_RUNNING) {
+		pr_warn("cannot load before the kernel's init text is gone (jump labels there are left out)\n");
+		return -EBUSY;
+	}
 	op_x86_labels = kvmalloc_array(stop - start, sizeof(*op_x86_labels), GFP_KERNEL);
 	op_x86_targets = kvmalloc_array(stop - start, sizeof(*op_x86_targets), GFP_KERNEL);
 	if (!op_x86_labels || !op_x86_targets) {
 		op_x86_jump_labels_exit();
 		return -ENOMEM;
 	}
+	/* no label is being flipped while its size is read */
+	mutex_lock(op_ksyms.arch.text_mutex);
 	for (entry = start; entry < stop; entry++) {
 		if (jump_entry_is_init(entry))
 			continue;
@@ -195,6 +214,7 @@ int __init op_x86_jump_labels_init(void)
 		op_x86_labels[nr].len = op_x86_jump_label_len(op_x86_labels[nr].code);
 		op_x86_targets[nr++] = jump_entry_target(entry);
 	}
+	mutex_unlock(op_ksyms.arch.text_mutex);
 	sort(op_x86_labels, nr, sizeof(*op_x86_labels), op_x86_label_cmp, NULL);
 	sort(op_x86_targets, nr, sizeof(*op_x86_targets), op_x86_ulong_cmp, NULL);
 	op_x86_nr_labels = nr;
