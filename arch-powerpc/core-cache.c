@@ -3,9 +3,9 @@
  * Detour space near kernel-core text: slots of the kernel's own
  * instruction-slot cache for optimized kprobes, kprobe_optinsn_slots.
  *
- * The cache cuts the kernel's 64 KiB detour area (optinsn_slot, in kernel
- * text) into slots of the kernel's detour size; the kernel's own kprobes
- * use a few.  optprobe is a second tenant: it takes and returns whole
+ * The cache cuts the first page of the kernel's 64 KiB detour area
+ * (optinsn_slot, in kernel text) into slots of the kernel's detour size;
+ * the kernel's own kprobes use a few.  optprobe is a second tenant: it takes and returns whole
  * slots only through the kernel's __get_insn_slot() and
  * __free_insn_slot(), which take the cache's mutex, and never writes a
  * byte outside the slots it got.  It leaves the kernel a share: at most
@@ -44,8 +44,10 @@
 
 /*
  * What the share is by default: the kernel keeps this many free slots, or
- * a quarter of them where slots are few (6.12's detours are bigger: 9
- * slots of 7 KB in the 64 KiB page, where 6.1 has 150 of 436 bytes).
+ * a quarter of them where slots are few.  The cache cuts one page of the
+ * area into slots: Debian's 6.1 has 64 KiB pages, 150 slots of 436 bytes;
+ * its 6.12 has 4 KiB pages, 9 slots, and the other 60 KiB of the area are
+ * used by nobody.
  */
 #define OP_PPC_CORE_KERNEL_KEEPS	16
 
