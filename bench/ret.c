@@ -49,10 +49,6 @@
 #include "optprobe_bench_target.h"
 #include "wrap-fprobe.h"
 
-static bool rets = true;
-module_param(rets, bool, 0444);
-MODULE_PARM_DESC(rets, "run the return-probe rows");
-
 struct bench_ret_target {
 	const char *name;
 	u64 (*fn)(u64 a, u64 b);	/* called; NULL: optprobe_bench_noftrace() */
@@ -368,7 +364,7 @@ static void bench_ret_row(struct ktap *ktap, const struct bench_ret_target *tg,
 
 unsigned int bench_ret_plan(void)
 {
-	return rets ? ARRAY_SIZE(bench_ret_targets) * BENCH_RET_NR : 0;
+	return ARRAY_SIZE(bench_ret_targets) * BENCH_RET_NR;
 }
 
 void bench_rets(struct ktap *ktap)
@@ -377,8 +373,6 @@ void bench_rets(struct ktap *ktap)
 	enum bench_ret_row row;
 	unsigned long func;
 
-	if (!rets)
-		return;
 	for (tg = bench_ret_targets; tg < bench_ret_targets + ARRAY_SIZE(bench_ret_targets);
 	     tg++) {
 		func = bench_ret_func(tg);
