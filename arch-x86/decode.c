@@ -219,6 +219,25 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 	return *reason ? -EINVAL : 0;
 }
 
+/**
+ * op_x86_symbol_prefixed() - does the name of the symbol holding @addr
+ * start with one of @prefixes?
+ * @addr:	an address in kernel or module text
+ * @prefixes:	NULL-terminated, each shorter than OP_X86_SYM_PREFIX_MAX
+ *
+ * One kallsyms lookup, and only the beginning of the name is formatted.
+ */
+bool op_x86_symbol_prefixed(unsigned long addr, const char * const *prefixes)
+{
+	char name[OP_X86_SYM_PREFIX_MAX];
+
+	snprintf(name, sizeof(name), "%ps", (void *)addr);
+	for (; *prefixes; prefixes++)
+		if (str_has_prefix(name, *prefixes))
+			return true;
+	return false;
+}
+
 /*
  * Is the symbol at @func the padding before a function (6.2+ with
  * CONFIG_CALL_PADDING: __pfx_*, or __cfi_* with kCFI)?  Its nops are not
@@ -229,10 +248,9 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
  */
 static bool op_x86_function_padding(unsigned long func)
 {
-	char name[8];
+	static const char * const padding[] = { "__pfx_", "__cfi_", NULL };
 
-	snprintf(name, sizeof(name), "%ps", (void *)func);
-	return str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_");
+	return op_x86_symbol_prefixed(func, padding);
 }
 
 int op_arch_check_insn(unsigned long func, unsigned long size,

@@ -43,7 +43,6 @@
  * retpoline included) instead of looking where it may go.
  */
 #include <linux/extable.h>
-#include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
@@ -79,11 +78,11 @@ static bool op_x86_indirect_jmp(const struct op_x86_insn *insn)
 /* A jump to a retpoline thunk is an indirect jump. */
 static bool op_x86_is_thunk(unsigned long target)
 {
-	char name[KSYM_SYMBOL_LEN];
+	static const char * const thunks[] = {
+		"__x86_indirect_thunk_", "__x86_indirect_jump_thunk_", NULL
+	};
 
-	sprint_symbol_no_offset(name, target);
-	return !strncmp(name, "__x86_indirect_thunk_", 21) ||
-	       !strncmp(name, "__x86_indirect_jump_thunk_", 26);
+	return op_x86_symbol_prefixed(target, thunks);
 }
 
 /*

@@ -72,6 +72,8 @@ int op_x86_decode(unsigned long addr, unsigned long end, struct op_x86_insn *ins
 int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
 			unsigned long copy_at, u8 *copy);
 bool op_x86_kprobe_in(unsigned long start, unsigned long end);
+#define OP_X86_SYM_PREFIX_MAX	32
+bool op_x86_symbol_prefixed(unsigned long addr, const char * const *prefixes);
 
 /* The kernel's optimized kprobes reach this far before their address. */
 #define OP_X86_KPROBE_REACH	(OP_X86_MAX_INSN_LEN + JMP32_INSN_SIZE - 1)
