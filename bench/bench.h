@@ -158,6 +158,9 @@ int bench_kprobes_optimize(bool on);
 /* What a kernel kprobe at @addr runs as: the flags of the probe hashed there. */
 enum optprobe_mode bench_kprobe_mode(unsigned long addr);
 
+/* Would the kernel's own kprobe at @addr crash the kernel (a kernel bug)? */
+bool bench_kprobe_crashes(unsigned long addr);
+
 /* The kernel's kprobes run the same handler as optprobe's (target.c). */
 int bench_kp_pre(struct kprobe *p, struct pt_regs *regs);
 
