@@ -380,6 +380,12 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 	/* clac raises #UD without SMAP: alternatives never patch a copy */
 	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
 		memcpy(buf + (op_x86_detour_head_clac - op_x86_detour_head), nop3, sizeof(nop3));
+	/* the probed address, pushed as regs->ip, sign-extended from 32 bits */
+	if ((long)(s32)site->addr != site->addr) {
+		site->reason = "the probed address is outside the top 2 GB";
+		return -ERANGE;
+	}
+	put_unaligned((s32)site->addr, (s32 *)(buf + (op_x86_detour_head_ip - op_x86_detour_head)));
 	/* the imm64 that the head's last instruction loads into %rdi */
 	put_unaligned((unsigned long)site, (unsigned long *)(buf + head) - 1);
 	off += head;
@@ -387,10 +393,6 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 			CALL_INSN_SIZE);
 	off += CALL_INSN_SIZE;
 	memcpy(buf + off, op_x86_detour_tail, tail);
-	/* the rel32 of the tail's jnz, which ends at op_x86_detour_tail_redirect */
-	off += op_x86_detour_tail_redirect - op_x86_detour_tail;
-	put_unaligned((s32)((long)op_x86_detour_redirect - (long)(detour + off)),
-		      (s32 *)(buf + off) - 1);
 	off = op_x86_detour_body();
 	for (i = 0; i < n; i++) {
 		ret = op_x86_insn_relocate(&insns[i], site->arch.region + from, site->addr + from,

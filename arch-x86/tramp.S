@@ -11,7 +11,7 @@
  * each detour) saves the registers, loads its site and calls
  * op_x86_detour_pre() directly; its tail (op_x86_detour_tail) restores
  * them and goes on to the copy.  Only when a pre handler moved ip or sp
- * does the tail leave through op_x86_detour_redirect instead.
+ * does the call return to op_x86_detour_redirect instead.
  *
  * The price: a detour is not kernel text to the unwinder, so a stack
  * trace taken in a pre handler of an optimized probe ends at the detour,
@@ -46,14 +46,19 @@
 #include <asm/smap.h>
 #include <asm/unwind_hints.h>
 
-/* Push a struct pt_regs whose sp is @skip bytes above the current one. */
-.macro OP_X86_SAVE_REGS skip
+/*
+ * Push a struct pt_regs whose sp is @skip bytes above the current one:
+ * OP_X86_PUSH_FRAME, then its ip, then OP_X86_PUSH_GPRS.
+ */
+.macro OP_X86_PUSH_FRAME skip
 	pushq	$__KERNEL_DS		/* ss */
 	pushq	%rsp			/* sp, fixed up once flags are saved */
 	pushfq
 	addq	$(8 + \skip), 8(%rsp)
 	pushq	$__KERNEL_CS		/* cs */
-	pushq	$0			/* ip: the C half sets it */
+.endm
+
+.macro OP_X86_PUSH_GPRS
 	pushq	$-1			/* orig_ax, as an int3 leaves it */
 	pushq	%rdi
 	pushq	%rsi
@@ -107,7 +112,11 @@
  */
 	.pushsection .rodata, "a"
 SYM_DATA_START(op_x86_detour_head)
-	OP_X86_SAVE_REGS 0
+	OP_X86_PUSH_FRAME 0
+	.byte	0x68			/* pushq $imm32: ip, the probed address */
+SYM_INNER_LABEL(op_x86_detour_head_ip, SYM_L_GLOBAL)
+	.long	0			/* filled in by optimize.c */
+	OP_X86_PUSH_GPRS
 	cld
 SYM_INNER_LABEL(op_x86_detour_head_clac, SYM_L_GLOBAL)
 	.byte	0x0f, 0x01, 0xca	/* clac */
@@ -116,15 +125,11 @@ SYM_INNER_LABEL(op_x86_detour_head_clac, SYM_L_GLOBAL)
 SYM_DATA_END_LABEL(op_x86_detour_head, SYM_L_GLOBAL, op_x86_detour_head_end)
 
 /*
- * After the call: leave through op_x86_detour_redirect (the jnz rel32
- * that ends at op_x86_detour_tail_redirect) if op_x86_detour_pre() says
- * so, else restore the registers at the probe.
+ * Where the call returns: restore the registers at the probe.  (Where it
+ * must not, op_x86_detour_pre() made op_x86_detour_redirect its return
+ * address.)
  */
 SYM_DATA_START(op_x86_detour_tail)
-	testl	%eax, %eax
-	.byte	0x0f, 0x85		/* jnz rel32 */
-	.long	0
-SYM_INNER_LABEL(op_x86_detour_tail_redirect, SYM_L_GLOBAL)
 	OP_X86_POP_REGS
 	popfq
 	leaq	16(%rsp), %rsp		/* sp and ss; lea keeps the flags */
@@ -133,7 +138,7 @@ SYM_DATA_END_LABEL(op_x86_detour_tail, SYM_L_GLOBAL, op_x86_detour_tail_end)
 
 /*
  * A detour's way out when a pre handler moved ip or sp.  Reached only by
- * a direct jnz rel32 from a detour, never indirectly: no ENDBR (IBT).
+ * op_x86_detour_pre()'s return, never by a jump or call: no ENDBR (IBT).
  */
 SYM_CODE_START(op_x86_detour_redirect)
 	ANNOTATE_NOENDBR
@@ -147,7 +152,9 @@ _ASM_NOKPROBE(op_x86_detour_redirect)
 SYM_CODE_START(op_x86_detour_post_entry)
 	ANNOTATE_NOENDBR
 	UNWIND_HINT_FUNC
-	OP_X86_SAVE_REGS 8		/* above the return address */
+	OP_X86_PUSH_FRAME 8		/* above the return address */
+	pushq	$0			/* ip: the C half sets it */
+	OP_X86_PUSH_GPRS
 	UNWIND_HINT_REGS
 	cld
 	ASM_CLAC

@@ -104,7 +104,8 @@ NOKPROBE_SYMBOL(op_x86_int3);
 
 /*
  * The C halves of the detour's calls (tramp.S).  @regs is saved as the
- * int3 path saves it but for ip, which is set here.  Whether the detour
+ * int3 path saves it; its ip is pushed by the detour's head, set by
+ * op_x86_detour_post() for the post handlers.  Whether the detour
  * may be freed meanwhile: no, a task inside it holds off the tasks-RCU
  * grace period that precedes freeing.
  */
@@ -123,33 +124,46 @@ static void op_x86_detour_resume(struct pt_regs *regs, unsigned long sp, unsigne
 }
 
 /*
- * Called by the detour's head: the pre handlers.  Returns 0 to go on
- * with the detour, or 1 to leave through op_x86_detour_redirect as
- * op_x86_detour_resume() set up: where a pre handler redirected, or on
- * to the copy with the sp it chose.
- *
- * Every hit runs this, so nothing but the handlers' list is kept across
- * their calls: the head pushed @regs right below the probe's sp, which
- * @regs + 1 gives back, and the call returns to the detour's tail, which
- * the copy follows.
+ * Out of op_x86_detour_pre()'s way, which keeps nothing across the call
+ * of a sole probe's handler but @regs: resume where a pre handler
+ * redirected, or else on to the copy (the body, after the tail that the
+ * detour's call returns to) with the sp it chose.  The detour's call then
+ * returns to op_x86_detour_redirect: its return address is the word
+ * below @regs.
  */
-int notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
+static noinline notrace void op_x86_detour_leave(struct pt_regs *regs, int redirected)
 {
+	unsigned long *ret = (unsigned long *)regs - 1;
 	unsigned long sp = (unsigned long)(regs + 1);
-	int resume = 0;
+
+	op_x86_detour_resume(regs, sp, redirected ? regs->ip :
+			     *ret + (op_x86_detour_tail_end - op_x86_detour_tail));
+	*ret = (unsigned long)op_x86_detour_redirect;
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(op_x86_detour_leave);
+
+/*
+ * Called by the detour's head: the pre handlers.  Returns to the detour's
+ * tail, or where a pre handler moved ip or sp, through
+ * op_x86_detour_redirect as op_x86_detour_leave() set up.
+ *
+ * Every hit runs this, so nothing but @regs is kept across the handlers'
+ * calls (with one probe on the site, one call): the head pushed @regs
+ * right below the probe's sp, which @regs + 1 gives back.
+ */
+void notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
+{
+	int redirected;
 
 	preempt_disable_notrace();
-	regs->ip = site->addr;
-	if (unlikely(op_dispatch_pre(site, regs))) {
-		op_x86_detour_resume(regs, sp, regs->ip);
-		resume = 1;
-	} else if (unlikely(regs->sp != sp)) {
-		op_x86_detour_resume(regs, sp, (unsigned long)__builtin_return_address(0) +
-				     (op_x86_detour_tail_end - op_x86_detour_tail));
-		resume = 1;
+	redirected = op_dispatch_pre(site, regs);
+	if (unlikely(redirected || regs->sp != (unsigned long)(regs + 1))) {
+		op_x86_detour_leave(regs, redirected);
+		return;
 	}
 	preempt_enable_notrace();
-	return resume;
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_pre);

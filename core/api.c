@@ -274,10 +274,13 @@ static int op_set_disabled(struct optprobe *p, bool disabled)
 	} else if (site->state == OP_ST_GONE) {
 		ret = -ENOENT;
 	} else if (p->disabled != disabled) {
+		if (disabled)
+			op_site_drop_sole(site);
 		WRITE_ONCE(p->disabled, disabled);
 		site->nr_enabled += disabled ? -1 : 1;
 		ret = op_site_change(site, &unopt);
 		if (ret) {
+			op_site_drop_sole(site);
 			WRITE_ONCE(p->disabled, true);
 			site->nr_enabled--;
 			op_site_change(site, &unopt);

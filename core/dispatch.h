@@ -54,18 +54,32 @@ static __always_inline void op_count(unsigned long *counter)
 void op_dispatch_missed(struct op_site *site);
 
 /**
+ * op_dispatch_pre_all() - run the pre handlers of every enabled probe of a site
+ * @site:	the site hit
+ * @regs:	as for op_dispatch_pre()
+ *
+ * Out of line, so that the common case of op_dispatch_pre(), one probe,
+ * keeps nothing across its handler's call but @regs.
+ *
+ * Context: preemption disabled, possibly NMI; op_in_handler set.
+ * Return: as op_dispatch_pre().
+ */
+int op_dispatch_pre_all(struct op_site *site, struct pt_regs *regs);
+
+/**
  * op_dispatch_pre() - run the pre handlers of a hit site
  * @site:	the site hit
  * @regs:	registers at the probed instruction; the instruction pointer
  *		is the probed address
  *
  * Context: preemption disabled, possibly NMI.
- * Return: 1 if a pre handler changed the instruction pointer and execution
- * resumes there (the probed instruction does not run); 0 otherwise.
+ * Return: nonzero if a pre handler changed the instruction pointer and
+ * execution resumes there (the probed instruction does not run); 0
+ * otherwise.
  */
 static __always_inline int op_dispatch_pre(struct op_site *site, struct pt_regs *regs)
 {
-	struct optprobe *p;
+	struct optprobe *p = READ_ONCE(site->sole);
 	int redirected = 0;
 
 	if (__this_cpu_read(op_in_handler)) {
@@ -74,14 +88,11 @@ static __always_inline int op_dispatch_pre(struct op_site *site, struct pt_regs 
 	}
 
 	__this_cpu_write(op_in_handler, true);
-	list_for_each_entry_rcu(p, &site->probes, list) {
-		if (READ_ONCE(p->disabled))
-			continue;
+	if (likely(p)) {
 		__this_cpu_inc(*p->nhit);
-		if (p->pre_handler && p->pre_handler(p, regs)) {
-			redirected = 1;
-			break;
-		}
+		redirected = p->pre_handler(p, regs);
+	} else {
+		redirected = op_dispatch_pre_all(site, regs);
 	}
 	__this_cpu_write(op_in_handler, false);
 	return redirected;

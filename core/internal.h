@@ -29,6 +29,7 @@ void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod);
 int op_site_change(struct op_site *site, struct list_head *unopt);
+void op_site_drop_sole(struct op_site *site);
 void op_sites_settle(struct list_head *unopt);
 void op_sites_settle_all(void);
 void op_sites_recheck(struct list_head *held);

@@ -70,19 +70,25 @@ bool op_site_wanted(const struct op_site *site)
 /*
  * What @site's probes ask of it: a post handler among the enabled ones, a
  * probe that must not be optimized (OPTPROBE_F_NOOPT).  The backend hears
- * of every change.
+ * of every change.  Also the hit path's shortcut (dispatch.h): the site's
+ * only enabled probe, when there is one and it has a pre handler.  A probe
+ * being disabled stops being the sole one before its flag is set
+ * (op_site_drop_sole()), so the shortcut never needs to check the flag.
  */
 static void op_site_flags(struct op_site *site)
 {
 	bool post = false, noopt = false;
-	struct optprobe *p;
+	struct optprobe *p, *sole = NULL;
 
-	if (site->ftrace)
-		return;
 	list_for_each_entry(p, &site->probes, list) {
+		if (!p->disabled)
+			sole = site->nr_enabled == 1 && p->pre_handler ? p : NULL;
 		post |= p->post_handler && !p->disabled;
 		noopt |= p->flags & OPTPROBE_F_NOOPT;
 	}
+	WRITE_ONCE(site->sole, sole);
+	if (site->ftrace)
+		return;
 	if (post == site->post && noopt == site->noopt)
 		return;
 	site->post = post;
@@ -114,6 +120,22 @@ static int op_site_update(struct op_site *site)
 	else
 		op_opt_cancel(site);
 	return 0;
+}
+
+/**
+ * op_site_drop_sole() - take the hit path's shortcut away from @site
+ * @site:	the site of a probe about to be disabled
+ *
+ * A hit that read the probe as the sole one before this is one that came
+ * before the disabling; the caller waits for it with a grace period.
+ * op_site_change() picks the sole probe again.
+ *
+ * Context: op_mutex held.
+ */
+void op_site_drop_sole(struct op_site *site)
+{
+	lockdep_assert_held(&op_mutex);
+	WRITE_ONCE(site->sole, NULL);
 }
 
 /**
