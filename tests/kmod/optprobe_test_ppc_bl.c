@@ -61,11 +61,11 @@ static unsigned int find_bls(unsigned long fn, unsigned long *sites, unsigned in
 	return nr;
 }
 
-/* Sleeps of 10 ms: each lets its CPU idle with the tick stopped. */
+/* Sleeps of 10-20 ms: each lets its CPU idle with the tick stopped. */
 static int idle_waker(void *unused)
 {
 	while (!kthread_should_stop())
-		msleep(10);
+		usleep_range(10000, 20000);
 	return 0;
 }
 
