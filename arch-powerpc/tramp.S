@@ -66,7 +66,7 @@ _GLOBAL(op_ppc_detour_entry)
 	addi	r3,r1,OP_PPC_FRAME_REGS
 	mr	r4,r31
 	bl	op_ppc_detour_pre
-	cmpdi	r3,0
+	cmpwi	r3,0			/* an int: its low word */
 	bne-	.Lredirect
 	/* back into the stub, past its site's address */
 	addi	r0,r31,8
