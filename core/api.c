@@ -53,6 +53,7 @@ static struct op_site *op_site_get(unsigned long addr, struct op_site **new, con
 /* Take @p, which failed to arm, off @site again; free @new if it was made for it. */
 static void op_register_undo(struct optprobe *p, struct op_site *site, struct op_site *new)
 {
+	op_site_drop_sole(site);
 	list_del_rcu(&p->list);
 	if (!p->disabled)
 		site->nr_enabled--;
@@ -149,6 +150,8 @@ static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,
 		op_warn(p, "unregister", "not registered", -EINVAL);
 		return;
 	}
+	/* op_site_change() picks again, but not on a site whose module is gone */
+	op_site_drop_sole(site);
 	list_del_rcu(&p->list);
 	if (!p->disabled)
 		site->nr_enabled--;

@@ -86,7 +86,8 @@ static void op_site_flags(struct op_site *site)
 		post |= p->post_handler && !p->disabled;
 		noopt |= p->flags & OPTPROBE_F_NOOPT;
 	}
-	WRITE_ONCE(site->sole, sole);
+	/* published after the probe's fields: a hit reads them through it */
+	smp_store_release(&site->sole, sole);
 	if (site->ftrace)
 		return;
 	if (post == site->post && noopt == site->noopt)
@@ -124,7 +125,7 @@ static int op_site_update(struct op_site *site)
 
 /**
  * op_site_drop_sole() - take the hit path's shortcut away from @site
- * @site:	the site of a probe about to be disabled
+ * @site:	the site of a probe about to be disabled or to leave it
  *
  * A hit that read the probe as the sole one before this is one that came
  * before the disabling; the caller waits for it with a grace period.
