@@ -454,10 +454,13 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 			site->reason = "out of memory for a detour";
 			return ret;
 		}
-		site->arch.rlen = rlen;
 		ret = op_x86_detour_write(site, insns, n);
-		if (ret)
+		if (ret) {
+			/* not kept: a later try must not take it for a written one */
+			op_slot_drop(site, &site->detour);
 			return ret;
+		}
+		site->arch.rlen = rlen;
 	}
 	WRITE_ONCE(site->arch.to_detour, true);
 	return 0;

@@ -139,14 +139,23 @@ SYM_DATA_END_LABEL(op_x86_detour_tail, SYM_L_GLOBAL, op_x86_detour_tail_end)
 /*
  * A detour's way out when a pre handler moved ip or sp.  Reached only by
  * op_x86_detour_pre()'s return, never by a jump or call: no ENDBR (IBT).
+ *
+ * From the moment op_x86_detour_leave() makes it the return address, an
+ * unwinder (an NMI's, or /proc/PID/stack of a task preempted there) looks
+ * up the ORC of the byte before it, as for any return address: the int3
+ * that is never run carries the same hint, so the trace goes on through
+ * the saved registers into the probed function.
  */
-SYM_CODE_START(op_x86_detour_redirect)
+SYM_CODE_START(op_x86_detour_out)
+	UNWIND_HINT_REGS
+	int3
+SYM_INNER_LABEL(op_x86_detour_redirect, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	UNWIND_HINT_REGS
 	OP_X86_POP_REGS
 	OP_X86_RESUME
-SYM_CODE_END(op_x86_detour_redirect)
-_ASM_NOKPROBE(op_x86_detour_redirect)
+SYM_CODE_END(op_x86_detour_out)
+_ASM_NOKPROBE(op_x86_detour_out)
 
 /* Called by a detour after the first copied instruction, by a direct call. */
 SYM_CODE_START(op_x86_detour_post_entry)

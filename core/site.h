@@ -81,11 +81,13 @@ struct op_site *op_site_lookup(unsigned long addr);
  * Slots, for the backends: op_slot_alloc() gives @site slot space for its
  * out-of-line copy (&site->slot) or its detour (&site->detour);
  * op_slot_owner() finds, on the hit path, the site whose slot space holds
- * @addr.  Both are freed with the site.  op_slot_area() is the start of
+ * @addr.  Both are freed with the site, or at once by op_slot_drop() if
+ * the backend could not use the space.  op_slot_area() is the start of
  * the area holding a slot, as op_arch_slot_area_alloc() returned it, for
  * what the backend keeps there besides slots.
  */
 int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near);
+void op_slot_drop(struct op_site *site, void **slot);
 struct op_site *op_slot_owner(unsigned long addr);
 void *op_slot_area(const void *slot);
 

@@ -179,6 +179,24 @@ static void op_slot_free(struct op_site *site, void *slot)
 }
 
 /**
+ * op_slot_drop() - give back slot space that nothing can have reached
+ * @site:	its owner
+ * @slot:	&site->slot or &site->detour, as given to op_slot_alloc()
+ *
+ * For a backend that could not fill the space (a detour with an operand
+ * out of its reach): no text leads there yet, so no grace period is due.
+ * An area this leaves empty goes with the next op_slots_release().
+ *
+ * Context: op_mutex held.
+ */
+void op_slot_drop(struct op_site *site, void **slot)
+{
+	lockdep_assert_held(&op_mutex);
+	op_slot_free(site, *slot);
+	*slot = NULL;
+}
+
+/**
  * op_slots_release() - free the slots of sites no task can be inside
  * @sites:	sites on their ->release lists, past op_quiesce()
  *
