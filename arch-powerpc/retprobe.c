@@ -11,7 +11,9 @@
  *    detour's restore, the interrupt return);
  *  - each task inside a followed call has an entry in op_ppc_ret_tasks,
  *    found by hashing its task_struct: the top of its stack of instances,
- *    newest first, linked by ->below;
+ *    newest first, linked by ->below.  The entry at a task's hash counts
+ *    (->homed) the tasks of that hash holding an entry: where it is 0, the
+ *    task holds none, and its first call is hooked without a search;
  *  - the function returns to op_ret_trampoline, which saves a pt_regs and
  *    calls op_ppc_ret_return(): it pops the task's newest instance, whose
  *    real return address the trampoline then returns to.
@@ -46,6 +48,7 @@
 struct op_ppc_ret_task {
 	struct task_struct *task;	/* NULL: free */
 	struct op_ret_inst *top;	/* its newest call in flight */
+	atomic_t homed;			/* entries held by tasks of this hash */
 };
 
 static struct op_ppc_ret_task op_ppc_ret_tasks[OP_PPC_RET_TASKS];
@@ -90,6 +93,15 @@ static struct op_ppc_ret_task *op_ppc_ret_claim(struct task_struct *task)
 
 NOKPROBE_SYMBOL(op_ppc_ret_claim);
 
+/* @task gives back its entry @t. */
+static void op_ppc_ret_release(struct op_ppc_ret_task *t, struct task_struct *task)
+{
+	WRITE_ONCE(t->task, NULL);
+	atomic_dec(&op_ppc_ret_slot(task, 0)->homed);
+}
+
+NOKPROBE_SYMBOL(op_ppc_ret_release);
+
 int op_arch_ret_prepare(struct op_ret *ret)
 {
 	ret->arch.pool.head = NULL;
@@ -119,13 +131,18 @@ NOKPROBE_SYMBOL(op_arch_ret_put);
 
 bool op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
-	struct op_ppc_ret_task *t = op_ppc_ret_find(current);
+	atomic_t *homed = &op_ppc_ret_slot(current, 0)->homed;
+	struct op_ppc_ret_task *t = atomic_read(homed) ? op_ppc_ret_find(current) : NULL;
 
 	inst->arch.claimed = !t;
-	if (!t)
+	if (!t) {
+		atomic_inc(homed);
 		t = op_ppc_ret_claim(current);
-	if (!t)
-		return false;
+		if (!t) {
+			atomic_dec(homed);
+			return false;
+		}
+	}
 	inst->arch.ret_addr = regs->link;
 	inst->arch.sp = regs->gpr[1];
 	inst->arch.below = t->top;
@@ -161,7 +178,7 @@ unsigned long op_ppc_ret_return(struct pt_regs *regs)
 	WARN_ON_ONCE(inst->arch.sp != regs->gpr[1]);
 	WRITE_ONCE(t->top, inst->arch.below);
 	if (inst->arch.claimed)
-		WRITE_ONCE(t->task, NULL);
+		op_ppc_ret_release(t, current);
 	ret_addr = inst->arch.ret_addr;
 	regs->nip = ret_addr;
 	regs->link = ret_addr;
@@ -198,5 +215,5 @@ void op_arch_ret_task_exit(void)
 		freelist_add(&inst->arch.free, &ret->arch.pool);
 		op_ret_abandoned(ret);
 	}
-	WRITE_ONCE(t->task, NULL);
+	op_ppc_ret_release(t, current);
 }

@@ -98,7 +98,12 @@ static void op_ret_grow_kick(struct irq_work *work)
 	queue_work(op_ret_wq, &container_of(work, struct op_ret, grow_kick)->grow_work);
 }
 
-/* The pre handler of a return probe's entry probe. */
+/*
+ * The pre handler of a return probe's entry probe.  It runs with
+ * op_in_handler set, so no hit on this CPU comes here in between: its
+ * per-CPU counts need no interrupt masking to be exact (as hits' counts,
+ * dispatch.h).
+ */
 static int op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 {
 	struct op_ret *ret = container_of(p, struct op_ret, entry);
@@ -116,7 +121,7 @@ static int op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 		op_arch_ret_put(ret, inst);
 		if (ret->auto_size)
 			atomic_inc(&ret->nfree);
-		this_cpu_inc(ret->stats->skipped);
+		__this_cpu_inc(ret->stats->skipped);
 		return 0;
 	}
 	if (!op_arch_ret_hook(inst, regs)) {
@@ -127,7 +132,7 @@ static int op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 		return 0;
 	}
 	percpu_ref_get(&ret->inflight);
-	this_cpu_inc(ret->stats->followed);
+	__this_cpu_inc(ret->stats->followed);
 	return 0;
 }
 
@@ -161,8 +166,11 @@ NOKPROBE_SYMBOL(op_probe_nmissed);
  *
  * Not after the probe was unregistered (@dead, checked under the same
  * preempt-disabled section that calls the handler, which
- * optretprobe_unregister() waits for).  While the handler runs, probes
- * hit on this CPU count a miss, as in any optprobe handler.
+ * optretprobe_unregister() waits for).  A return on a CPU that is in an
+ * optprobe handler (an interrupt's, or a call made by the handler) is a
+ * miss, as the kernel's kretprobes count a return under a running kprobe;
+ * and while the handler runs, probes hit on this CPU count a miss, as in
+ * any optprobe handler, so the count of runs needs no interrupt masking.
  *
  * Context: preemption disabled, possibly NMI.
  */
@@ -170,16 +178,20 @@ void op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	struct op_ret *ret = inst->ret;
 	struct optretprobe *rp;
-	bool nested;
 
 	if (READ_ONCE(ret->dead))
 		return;
 	rp = ret->rp;
-	nested = __this_cpu_read(op_in_handler);
+	if (__this_cpu_read(op_in_handler)) {
+		/* maybe inside a __this_cpu_inc() of ran: a count of its own */
+		this_cpu_inc(ret->stats->nested);
+		op_count(&rp->nmissed);
+		return;
+	}
 	__this_cpu_write(op_in_handler, true);
+	__this_cpu_inc(ret->stats->ran);
 	rp->handler(rp, regs, inst->data);
-	__this_cpu_write(op_in_handler, nested);
-	this_cpu_inc(ret->stats->ran);
+	__this_cpu_write(op_in_handler, false);
 }
 
 NOKPROBE_SYMBOL(op_ret_returned);
@@ -503,12 +515,13 @@ void op_ret_show(struct seq_file *m)
 			sum.followed += READ_ONCE(s->followed);
 			sum.skipped += READ_ONCE(s->skipped);
 			sum.ran += READ_ONCE(s->ran);
+			sum.nested += READ_ONCE(s->nested);
 			sum.abandoned += READ_ONCE(s->abandoned);
 		}
 		seq_printf(m, "0x%lx %pS %s %lu %lu %lu %lu %u\n",
 			   (unsigned long)ret->entry.addr, ret->entry.addr,
 			   op_mode_name(optprobe_mode(&ret->entry)), sum.followed, sum.skipped,
-			   READ_ONCE(ret->rp->nmissed), sum.followed - sum.ran - sum.abandoned,
+			   READ_ONCE(ret->rp->nmissed), sum.followed - sum.ran - sum.nested - sum.abandoned,
 			   READ_ONCE(ret->pool_size));
 	}
 	mutex_unlock(&op_ret_mutex);

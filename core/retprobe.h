@@ -31,6 +31,7 @@ struct op_ret_stats {
 	unsigned long followed;		/* instance hooked on the return */
 	unsigned long skipped;		/* the entry handler said no */
 	unsigned long ran;		/* handler runs */
+	unsigned long nested;		/* returns in an optprobe handler: missed */
 	unsigned long abandoned;	/* followed, but the task exited inside */
 };
 

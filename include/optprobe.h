@@ -298,7 +298,9 @@ typedef void (*optretprobe_handler_t)(struct optretprobe *rp, struct pt_regs *re
  *		are followed at once, the others count in @nmissed
  * @flags:	OPTPROBE_F_DISABLED, OPTPROBE_F_NOOPT (for the entry side)
  * @nmissed:	calls not followed: no free instance, or recursion into an
- *		optprobe handler
+ *		optprobe handler (at the entry, or a return that comes while
+ *		an optprobe handler runs on its CPU, whose handler is then
+ *		skipped, as the kernel's kretprobes skip one under a kprobe)
  * @priv:	private: optprobe's state while registered, else NULL
  *
  * Callers zero-initialise the struct and fill in the fields before @priv.
