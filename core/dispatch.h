@@ -107,7 +107,9 @@ static __always_inline int op_dispatch_pre(struct op_site *site, struct pt_regs 
  * Execution goes on at that address whatever the handlers do to the
  * instruction pointer: a detour could not honour a change there (its
  * copied instructions come next), so no mode does.  The other registers
- * the handlers change are honoured in every mode.
+ * the handlers change are honoured in every mode.  A site with no
+ * enabled post handler costs one test: the ftrace path comes here on
+ * every hit.
  *
  * Context: preemption disabled, possibly NMI.
  */
@@ -116,7 +118,7 @@ static __always_inline void op_dispatch_post(struct op_site *site, struct pt_reg
 	unsigned long next = instruction_pointer(regs);
 	struct optprobe *p;
 
-	if (__this_cpu_read(op_in_handler))
+	if (!READ_ONCE(site->post) || __this_cpu_read(op_in_handler))
 		return;
 
 	__this_cpu_write(op_in_handler, true);

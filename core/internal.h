@@ -60,7 +60,7 @@ const char *op_blacklisted(unsigned long addr);
 void op_slots_release(struct list_head *sites);
 void op_slots_show(struct seq_file *m);
 
-/* ftrace.c: sites at a function's ftrace call site */
+/* ftrace-site.c: sites at a function's ftrace call site */
 int op_ftrace_arm(struct op_site *site);
 void op_ftrace_disarm(struct op_site *site);
 void op_ftrace_exit(void);

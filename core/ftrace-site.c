@@ -8,6 +8,10 @@
  * It saves full registers and may modify the instruction pointer, so that
  * handlers see the same pt_regs as from a breakpoint and a pre handler can
  * redirect the call (function override).
+ *
+ * Not named ftrace.c: powerpc's recordmcount skips every object of that
+ * name, whose _mcount calls would then stay calls (four instructions and
+ * a stub on every hit) and its functions untraceable.
  */
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
@@ -21,8 +25,8 @@
  * the instruction pointer in @fregs, which it set to the instruction after
  * the call site.
  */
-static void op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
-			      struct ftrace_ops *ops, struct ftrace_regs *fregs)
+static void notrace op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	unsigned long next = ip + MCOUNT_INSN_SIZE;
