@@ -70,7 +70,7 @@ bool op_site_wanted(const struct op_site *site)
 /*
  * What @site's probes ask of it: a post handler among the enabled ones, a
  * probe that must not be optimized (OPTPROBE_F_NOOPT).  The backend hears
- * of every change.  Also the hit path's shortcut (dispatch.h): the site's
+ * of every change, but for ftrace sites, which are its business only.  Also the hit path's shortcut (dispatch.h): the site's
  * only enabled probe, when there is one and it has a pre handler.  A probe
  * being disabled stops being the sole one before its flag is set
  * (op_site_drop_sole()), so the shortcut never needs to check the flag.
@@ -88,13 +88,13 @@ static void op_site_flags(struct op_site *site)
 	}
 	/* published after the probe's fields: a hit reads them through it */
 	smp_store_release(&site->sole, sole);
-	if (site->ftrace)
-		return;
 	if (post == site->post && noopt == site->noopt)
 		return;
-	site->post = post;
+	/* read by the hit path too: op_dispatch_post() */
+	WRITE_ONCE(site->post, post);
 	site->noopt = noopt;
-	op_arch_site_flags(site);
+	if (!site->ftrace)
+		op_arch_site_flags(site);
 }
 
 /*
