@@ -425,6 +425,7 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	struct op_x86_insn insns[JMP32_INSN_SIZE];
 	unsigned int n;
 	int rlen, ret;
+	size_t size;
 
 	/*
 	 * First, before decoding through it: a kernel kprobe's own jump
@@ -448,8 +449,8 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 		if (WARN_ON_ONCE(rlen != site->arch.rlen))
 			return -EINVAL;
 	} else {
-		ret = op_slot_alloc(site, &site->detour,
-				    op_x86_detour_size(op_x86_relocated_len(insns, n)), true);
+		size = op_x86_detour_size(op_x86_relocated_len(insns, n));
+		ret = op_slot_alloc(site, &site->detour, size, true);
 		if (ret) {
 			site->reason = "out of memory for a detour";
 			return ret;
@@ -457,7 +458,7 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 		ret = op_x86_detour_write(site, insns, n);
 		if (ret) {
 			/* not kept: a later try must not take it for a written one */
-			op_slot_drop(site, &site->detour);
+			op_slot_drop(site, &site->detour, size);
 			return ret;
 		}
 		site->arch.rlen = rlen;

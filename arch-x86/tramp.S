@@ -156,6 +156,7 @@ SYM_INNER_LABEL(op_x86_detour_redirect, SYM_L_GLOBAL)
 	OP_X86_RESUME
 SYM_CODE_END(op_x86_detour_out)
 _ASM_NOKPROBE(op_x86_detour_out)
+_ASM_NOKPROBE(op_x86_detour_redirect)
 
 /* Called by a detour after the first copied instruction, by a direct call. */
 SYM_CODE_START(op_x86_detour_post_entry)

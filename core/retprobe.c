@@ -503,6 +503,7 @@ EXPORT_SYMBOL_GPL(optretprobe_mode);
 void op_ret_show(struct seq_file *m)
 {
 	struct op_ret_stats sum;
+	unsigned long in_flight;
 	struct op_ret *ret;
 	int cpu;
 
@@ -518,11 +519,11 @@ void op_ret_show(struct seq_file *m)
 			sum.nested += READ_ONCE(s->nested);
 			sum.abandoned += READ_ONCE(s->abandoned);
 		}
+		in_flight = sum.followed - sum.ran - sum.nested - sum.abandoned;
 		seq_printf(m, "0x%lx %pS %s %lu %lu %lu %lu %u\n",
 			   (unsigned long)ret->entry.addr, ret->entry.addr,
 			   op_mode_name(optprobe_mode(&ret->entry)), sum.followed, sum.skipped,
-			   READ_ONCE(ret->rp->nmissed), sum.followed - sum.ran - sum.nested - sum.abandoned,
-			   READ_ONCE(ret->pool_size));
+			   READ_ONCE(ret->rp->nmissed), in_flight, READ_ONCE(ret->pool_size));
 	}
 	mutex_unlock(&op_ret_mutex);
 }

@@ -87,7 +87,7 @@ struct op_site *op_site_lookup(unsigned long addr);
  * what the backend keeps there besides slots.
  */
 int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near);
-void op_slot_drop(struct op_site *site, void **slot);
+void op_slot_drop(struct op_site *site, void **slot, size_t size);
 struct op_site *op_slot_owner(unsigned long addr);
 void *op_slot_area(const void *slot);
 

@@ -70,8 +70,9 @@ bool op_site_wanted(const struct op_site *site)
 /*
  * What @site's probes ask of it: a post handler among the enabled ones, a
  * probe that must not be optimized (OPTPROBE_F_NOOPT).  The backend hears
- * of every change, but for ftrace sites, which are its business only.  Also the hit path's shortcut (dispatch.h): the site's
- * only enabled probe, when there is one and it has a pre handler.  A probe
+ * of every change but on ftrace sites, which are not its business.  Also
+ * the hit path's shortcut (dispatch.h): the site's only enabled probe,
+ * when there is one and it has a pre handler.  A probe
  * being disabled stops being the sole one before its flag is set
  * (op_site_drop_sole()), so the shortcut never needs to check the flag.
  */

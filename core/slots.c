@@ -182,17 +182,28 @@ static void op_slot_free(struct op_site *site, void *slot)
  * op_slot_drop() - give back slot space that nothing can have reached
  * @site:	its owner
  * @slot:	&site->slot or &site->detour, as given to op_slot_alloc()
+ * @size:	the size asked of op_slot_alloc()
  *
  * For a backend that could not fill the space (a detour with an operand
  * out of its reach): no text leads there yet, so no grace period is due.
- * An area this leaves empty goes with the next op_slots_release().
+ * Exactly the slots of that space go: the site's other space may follow
+ * them in the area.  An area this leaves empty goes with the next
+ * op_slots_release().
  *
  * Context: op_mutex held.
  */
-void op_slot_drop(struct op_site *site, void **slot)
+void op_slot_drop(struct op_site *site, void **slot, size_t size)
 {
+	struct op_slot_area *sa = op_slot_area_of((unsigned long)*slot);
+	unsigned int i = (*slot - sa->text) / OP_SLOT_SIZE;
+	unsigned int end = i + DIV_ROUND_UP(size, OP_SLOT_SIZE);
+
 	lockdep_assert_held(&op_mutex);
-	op_slot_free(site, *slot);
+	for (; i < end; i++) {
+		WARN_ON_ONCE(sa->owner[i] != site);
+		WRITE_ONCE(sa->owner[i], NULL);
+		sa->used--;
+	}
 	*slot = NULL;
 }
 
