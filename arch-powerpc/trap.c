@@ -160,6 +160,15 @@ int notrace op_ppc_detour_pre(struct pt_regs *regs, struct op_site **stub_site)
 NOKPROBE_SYMBOL(op_ppc_detour_pre);
 
 /*
+ * ftrace's return at a function's entry pops its own frame, so r1 stays
+ * @sp whatever a pre handler left in regs: not honoured there.  (Returning
+ * from the function at its entry needs no r1 move on powerpc: nip = link.)
+ */
+void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp)
+{
+}
+
+/*
  * First in the chain but for the notifiers registered at boot with the
  * same priority (hw_breakpoint's, kprobes' own), which the kernel's kprobe
  * blacklist covers.

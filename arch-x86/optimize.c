@@ -393,6 +393,10 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 			CALL_INSN_SIZE);
 	off += CALL_INSN_SIZE;
 	memcpy(buf + off, op_x86_detour_tail, tail);
+	/* the tail's jnz to op_x86_detour_redirect: module space, in rel32 reach */
+	off += op_x86_detour_tail_rel - op_x86_detour_tail;
+	put_unaligned((s32)((unsigned long)op_x86_detour_redirect - (detour + off + sizeof(s32))),
+		      (s32 *)(buf + off));
 	off = op_x86_detour_body();
 	for (i = 0; i < n; i++) {
 		ret = op_x86_insn_relocate(&insns[i], site->arch.region + from, site->addr + from,

@@ -16,10 +16,9 @@
  *		lie in the top 2 GB)
  *		cld; clac (or a nop3)
  *		movabs $site, %rdi
- *		call op_x86_detour_pre		the pre handlers; returns to
- *						op_x86_detour_redirect if they
- *						moved ip or sp
- *		pop them			op_x86_detour_tail
+ *		call op_x86_detour_pre		the pre handlers
+ *		jnz op_x86_detour_redirect	if they moved ip
+ *		pop them, sp last		op_x86_detour_tail
  *		<first instruction>		the body
  *		call op_x86_detour_post_entry	the post handlers, or a nop5
  *		<rest of the region>
@@ -93,10 +92,12 @@ void op_x86_detour_set_post(struct op_site *site);
 /* tramp.S and its C halves in trap.c */
 extern const u8 op_x86_detour_head[], op_x86_detour_head_ip[], op_x86_detour_head_clac[];
 extern const u8 op_x86_detour_head_end[];
-extern const u8 op_x86_detour_tail[], op_x86_detour_tail_end[];
+extern const u8 op_x86_detour_tail[], op_x86_detour_tail_rel[], op_x86_detour_tail_end[];
 void op_x86_detour_redirect(void);
 void op_x86_detour_post_entry(void);
-void op_x86_detour_pre(struct op_site *site, struct pt_regs *regs);
+int op_x86_detour_pre(struct op_site *site, struct pt_regs *regs);
+void op_x86_detour_leave(struct pt_regs *regs);
+void op_x86_ftrace_ret(void);
 void op_x86_detour_post(struct pt_regs *regs);
 
 /* Where a detour's body (its first copied instruction) starts. */

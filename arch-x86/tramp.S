@@ -10,8 +10,8 @@
  * with no trampoline between: its head (op_x86_detour_head, copied into
  * each detour) saves the registers, loads its site and calls
  * op_x86_detour_pre() directly; its tail (op_x86_detour_tail) restores
- * them and goes on to the copy.  Only when a pre handler moved ip or sp
- * does the call return to op_x86_detour_redirect instead.
+ * them and goes on to the copy.  Only when a pre handler moved ip does
+ * the tail branch to op_x86_detour_redirect instead.
  *
  * The price: a detour is not kernel text to the unwinder, so a stack
  * trace taken in a pre handler of an optimized probe ends at the detour,
@@ -125,37 +125,37 @@ SYM_INNER_LABEL(op_x86_detour_head_clac, SYM_L_GLOBAL)
 SYM_DATA_END_LABEL(op_x86_detour_head, SYM_L_GLOBAL, op_x86_detour_head_end)
 
 /*
- * Where the call returns: restore the registers at the probe.  (Where it
- * must not, op_x86_detour_pre() made op_x86_detour_redirect its return
- * address.)
+ * Where the call returns: on to op_x86_detour_redirect if a pre handler
+ * moved ip (optimize.c fills in the jnz's rel32), else restore the
+ * registers at the probe, sp last, so that the copy runs on the sp the
+ * handlers left (popq %rsp loads the word it pops, as the int3 path's
+ * iret would).
  */
 SYM_DATA_START(op_x86_detour_tail)
+	testl	%eax, %eax
+	.byte	0x0f, 0x85		/* jnz rel32 */
+SYM_INNER_LABEL(op_x86_detour_tail_rel, SYM_L_GLOBAL)
+	.long	0
 	OP_X86_POP_REGS
 	popfq
-	leaq	16(%rsp), %rsp		/* sp and ss; lea keeps the flags */
+	popq	%rsp
 SYM_DATA_END_LABEL(op_x86_detour_tail, SYM_L_GLOBAL, op_x86_detour_tail_end)
 	.popsection
 
 /*
- * A detour's way out when a pre handler moved ip or sp.  Reached only by
- * op_x86_detour_pre()'s return, never by a jump or call: no ENDBR (IBT).
- *
- * From the moment op_x86_detour_leave() makes it the return address, an
- * unwinder (an NMI's, or /proc/PID/stack of a task preempted there) looks
- * up the ORC of the byte before it, as for any return address: the int3
- * that is never run carries the same hint, so the trace goes on through
- * the saved registers into the probed function.
+ * A detour's way out when a pre handler moved ip: resume there, with the
+ * sp the handlers left.  Reached only by the tail's jnz, never by a call
+ * or an indirect jump: no ENDBR (IBT).  The unwinder goes on from here
+ * through the saved registers into the probed function.
  */
-SYM_CODE_START(op_x86_detour_out)
+SYM_CODE_START(op_x86_detour_redirect)
 	UNWIND_HINT_REGS
-	int3
-SYM_INNER_LABEL(op_x86_detour_redirect, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
-	UNWIND_HINT_REGS
+	movq	%rsp, %rdi
+	call	op_x86_detour_leave
 	OP_X86_POP_REGS
 	OP_X86_RESUME
-SYM_CODE_END(op_x86_detour_out)
-_ASM_NOKPROBE(op_x86_detour_out)
+SYM_CODE_END(op_x86_detour_redirect)
 _ASM_NOKPROBE(op_x86_detour_redirect)
 
 /* Called by a detour after the first copied instruction, by a direct call. */
@@ -174,3 +174,16 @@ SYM_CODE_START(op_x86_detour_post_entry)
 	OP_X86_RESUME
 SYM_CODE_END(op_x86_detour_post_entry)
 _ASM_NOKPROBE(op_x86_detour_post_entry)
+
+/*
+ * Where an ftrace site's pre handler returned from the function: ftrace
+ * returns here with sp at the return address, which op_arch_ftrace_sp()
+ * set to the handler's instruction pointer.  Reached by a return: no
+ * ENDBR.
+ */
+SYM_CODE_START(op_x86_ftrace_ret)
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	RET
+SYM_CODE_END(op_x86_ftrace_ret)
+_ASM_NOKPROBE(op_x86_ftrace_ret)

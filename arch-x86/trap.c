@@ -123,47 +123,29 @@ static void op_x86_detour_resume(struct pt_regs *regs, unsigned long sp, unsigne
 	*(unsigned long *)regs->sp = ip;
 }
 
-/*
- * Out of op_x86_detour_pre()'s way, which keeps nothing across the call
- * of a sole probe's handler but @regs: resume where a pre handler
- * redirected, or else on to the copy (the body, after the tail that the
- * detour's call returns to) with the sp it chose.  The detour's call then
- * returns to op_x86_detour_redirect: its return address is the word
- * below @regs.
- */
-static noinline notrace void op_x86_detour_leave(struct pt_regs *regs, int redirected)
+/* Called by op_x86_detour_redirect: resume where a pre handler redirected. */
+void notrace op_x86_detour_leave(struct pt_regs *regs)
 {
-	unsigned long *ret = (unsigned long *)regs - 1;
-	unsigned long sp = (unsigned long)(regs + 1);
-
-	op_x86_detour_resume(regs, sp, redirected ? regs->ip :
-			     *ret + (op_x86_detour_tail_end - op_x86_detour_tail));
-	*ret = (unsigned long)op_x86_detour_redirect;
-	preempt_enable_notrace();
+	op_x86_detour_resume(regs, (unsigned long)(regs + 1), regs->ip);
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_leave);
 
 /*
- * Called by the detour's head: the pre handlers.  Returns to the detour's
- * tail, or where a pre handler moved ip or sp, through
- * op_x86_detour_redirect as op_x86_detour_leave() set up.
+ * Called by the detour's head: the pre handlers.  Every hit runs this, so
+ * it keeps nothing across the handlers' calls (with one probe on the
+ * site, one call); the detour's tail tests what it returns.
  *
- * Every hit runs this, so nothing but @regs is kept across the handlers'
- * calls (with one probe on the site, one call): the head pushed @regs
- * right below the probe's sp, which @regs + 1 gives back.
+ * Return: nonzero if a pre handler moved ip (op_dispatch_pre()).
  */
-void notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
+int notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
 {
 	int redirected;
 
 	preempt_disable_notrace();
 	redirected = op_dispatch_pre(site, regs);
-	if (unlikely(redirected || regs->sp != (unsigned long)(regs + 1))) {
-		op_x86_detour_leave(regs, redirected);
-		return;
-	}
 	preempt_enable_notrace();
+	return redirected;
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_pre);
@@ -184,6 +166,23 @@ void notrace op_x86_detour_post(struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_post);
+
+/*
+ * ftrace returns from its call at the site with every register from
+ * @regs but sp, which it puts back to @sp, where the return address is.
+ * A pre handler that returned from the function (ip to that address, sp
+ * past it) gets it so: op_x86_ftrace_ret returns to regs->ip from @sp.
+ * Other moves are not honoured: ftrace's own frame lies below @sp.
+ */
+void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp)
+{
+	if (regs->sp != sp + sizeof(unsigned long))
+		return;
+	*(unsigned long *)sp = regs->ip;
+	regs->ip = (unsigned long)op_x86_ftrace_ret;
+}
+
+NOKPROBE_SYMBOL(op_arch_ftrace_sp);
 
 /*
  * First in the chain but for the hardware-breakpoint notifier (registered

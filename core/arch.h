@@ -90,6 +90,14 @@ bool op_boost_enabled(void);
 void op_arch_site_flags(struct op_site *site);
 
 /*
+ * op_arch_ftrace_sp() - a pre handler at an ftrace site moved the stack
+ * pointer from @sp, which ftrace's return puts back (it restores the
+ * other registers from @regs): where the arch can, make execution resume
+ * at regs' instruction pointer with regs' stack pointer instead.
+ */
+void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp);
+
+/*
  * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr /
  * put the original instruction back.  Arming checks again, under the
  * kernel's text lock, that the original instruction is still there and

@@ -17,6 +17,7 @@
 #include <linux/kprobes.h>
 #include <linux/trace_recursion.h>
 
+#include "arch.h"
 #include "dispatch.h"
 #include "internal.h"
 
@@ -48,12 +49,16 @@ static void notrace op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	site = op_site_lookup(ip);
 	if (site && regs) {
+		unsigned long sp = kernel_stack_pointer(regs);
+
 		/* as at a breakpoint: the pre handler sees the probed address */
 		instruction_pointer_set(regs, ip);
 		if (!op_dispatch_pre(site, regs)) {
 			instruction_pointer_set(regs, next);
 			op_dispatch_post(site, regs);
 		}
+		if (unlikely(kernel_stack_pointer(regs) != sp))
+			op_arch_ftrace_sp(regs, sp);
 	}
 	ftrace_test_recursion_unlock(bit);
 }

@@ -53,9 +53,15 @@ struct pt_regs;
  * instruction pointer in @regs (instruction_pointer_set()) and execution
  * must resume there instead, with all other registers as the handler left
  * them.  At a function's entry, redirecting to another function with the
- * same prototype overrides the function.  When a pre_handler returns 1,
- * the probed instruction does not run, and no post_handler and no later
+ * same prototype overrides the function; setting it to the return
+ * address (and on x86_64 the stack pointer past it) with the return value
+ * set returns from the function.  When a pre_handler returns 1, the
+ * probed instruction does not run, and no post_handler and no later
  * pre_handler on the same address is called for that hit.
+ *
+ * The stack pointer a handler moves is honoured in every mode but one:
+ * at a function's entry (ftrace mode), ftrace puts it back, except on
+ * x86_64 for a move past the return address.
  */
 typedef int (*optprobe_pre_handler_t)(struct optprobe *p, struct pt_regs *regs);
 

@@ -8,6 +8,11 @@
  * handlers and the later probes on the address are skipped for that hit;
  * earlier probes ran.  A post handler cannot redirect: what it does to the
  * instruction pointer is ignored, in every mode.
+ *
+ * A pre handler may also return from the function at once: instruction
+ * pointer to the return address, the return value set and, on x86_64,
+ * the stack pointer moved up past the return address, as the caller sees
+ * it after the return.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -79,7 +84,47 @@ static void check_post_ip(struct ktap *t, const struct test_where *c, unsigned l
 		   NR_CALLS);
 }
 
-#define CASE_CHECKS	8
+#define RETURN_NOW	77
+
+static int return_now_pre(struct optprobe *p, struct pt_regs *regs)
+{
+#ifdef CONFIG_X86_64
+	regs->ip = test_return_address(regs);
+	regs->sp += sizeof(unsigned long);
+	regs->ax = RETURN_NOW;
+#else
+	regs->nip = regs->link;
+	regs->gpr[3] = RETURN_NOW;
+#endif
+	return 1;
+}
+
+/* A pre handler that returns from the function: the caller gets its value. */
+static void check_return_now(struct ktap *t, const struct test_where *c, unsigned long addr)
+{
+	unsigned int i, wrong = 0, runs;
+	char name[TEST_NAME_LEN];
+	enum optprobe_mode mode;
+	struct optprobe p;
+	int ret;
+
+	test_probe_init(&p, NULL, addr, return_now_pre, NULL, c->flags);
+	ret = optprobe_register(&p);
+	optprobe_sync();
+	mode = optprobe_mode(&p);
+	runs = READ_ONCE(optprobe_target_redirect_runs);
+	for (i = 0; i < NR_CALLS && !ret; i++)
+		wrong += optprobe_target_redirect(ARG_A, ARG_B) != RETURN_NOW;
+	runs = READ_ONCE(optprobe_target_redirect_runs) - runs;
+	if (!ret)
+		optprobe_unregister(&p);
+	ktap_check(t, !ret && test_mode_fits(c, mode) && !wrong && !runs,
+		   test_name(name, c->name, "pre_handler_returns_from_function"),
+		   "register %d, mode %s: %u of %u results wrong, body ran %u times",
+		   ret, test_mode_name(mode), wrong, NR_CALLS, runs);
+}
+
+#define CASE_CHECKS	9
 
 static void check_case(struct ktap *t, const struct test_where *c, unsigned long addr)
 {
@@ -152,6 +197,7 @@ static int __init test_redirect_init(void)
 
 		check_case(&t, &test_wheres[i], addr);
 		check_post_ip(&t, &test_wheres[i], addr);
+		check_return_now(&t, &test_wheres[i], addr);
 	}
 	return 0;
 }
