@@ -49,24 +49,31 @@
 
 /*
  * The veneer at @at, the start of a slot area that will hold stubs: the
- * stubs there reach it with a "bl", it reaches the body anywhere.
+ * stubs there reach it with a "bl", it reaches the body anywhere.  The
+ * body's address is loaded in as few words as it takes (a module address
+ * has zeros in bits 16-31 of its upper half); trap words fill the rest.
  */
 void op_ppc_veneer_write(void *at)
 {
 	unsigned long fn = (unsigned long)op_ppc_detour_entry;
-	const u32 veneer[OP_PPC_VENEER_WORDS] = {
-		PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(link)),
-		OP_PPC_MFCTR(12),
-		PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(ctr)),
-		PPC_RAW_LIS(12, fn >> 48),
-		PPC_RAW_ORI(12, 12, (fn >> 32) & 0xffff),
-		PPC_RAW_RLDICR(12, 12, 32, 31),
-		PPC_RAW_ORIS(12, 12, (fn >> 16) & 0xffff),
-		PPC_RAW_ORI(12, 12, fn & 0xffff),
-		PPC_RAW_MTCTR(12),
-		PPC_RAW_BCTR(),
-	};
+	u32 veneer[OP_PPC_VENEER_WORDS];
+	unsigned int n = 0;
 
+	veneer[n++] = PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(link));
+	veneer[n++] = OP_PPC_MFCTR(12);
+	veneer[n++] = PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(ctr));
+	veneer[n++] = PPC_RAW_LIS(12, fn >> 48);
+	if ((fn >> 32) & 0xffff)
+		veneer[n++] = PPC_RAW_ORI(12, 12, (fn >> 32) & 0xffff);
+	veneer[n++] = PPC_RAW_RLDICR(12, 12, 32, 31);
+	if ((fn >> 16) & 0xffff)
+		veneer[n++] = PPC_RAW_ORIS(12, 12, (fn >> 16) & 0xffff);
+	if (fn & 0xffff)
+		veneer[n++] = PPC_RAW_ORI(12, 12, fn & 0xffff);
+	veneer[n++] = PPC_RAW_MTCTR(12);
+	veneer[n++] = PPC_RAW_BCTR();
+	while (n < OP_PPC_VENEER_WORDS)
+		veneer[n++] = PPC_RAW_TRAP();
 	op_arch_slot_write(at, veneer, sizeof(veneer));
 }
 

@@ -30,6 +30,10 @@
 #include "wrap-frame.h"
 
 	.text
+	/* the body loads it relative to r12, its own address */
+	.balign	8
+.Lregs_marker:
+	.8byte	STACK_FRAME_REGS_MARKER
 _GLOBAL(op_ppc_detour_entry)
 	SAVE_GPR(0, r1)
 	SAVE_GPRS(2, 11, r1)
@@ -48,16 +52,14 @@ _GLOBAL(op_ppc_detour_entry)
 	std	r0,_TRAP(r1)
 	lbz	r0,PACAIRQSOFTMASK(r13)
 	std	r0,SOFTE(r1)
+	/* dar, dsisr and ppr unset, as a program check from kernel mode leaves them */
 	li	r0,0
 	std	r0,ORIG_GPR3(r1)
-	std	r0,_DAR(r1)
-	std	r0,_DSISR(r1)
 	std	r0,RESULT(r1)
-	std	r0,_PPR(r1)
 	std	r0,STACK_REGS_AMR(r1)
 	std	r0,STACK_REGS_IAMR(r1)
 	/* a stack dump shows the probed code's registers, as for an interrupt */
-	LOAD_REG_IMMEDIATE(r0, STACK_FRAME_REGS_MARKER)
+	ld	r0,(.Lregs_marker - op_ppc_detour_entry)(r12)
 	std	r0,OP_PPC_FRAME_REGS-16(r1)
 	addis	r2,r12,(.TOC.-op_ppc_detour_entry)@ha
 	addi	r2,r2,(.TOC.-op_ppc_detour_entry)@l
