@@ -32,7 +32,7 @@
  *    there, which reach it with a "bl":
  *
  *	std   r12,_LINK(r1);  mfctr r12;  std r12,_CTR(r1)
- *	<r12 = op_ppc_detour_entry, 3 to 5 words>;  mtctr r12;  bctr;  traps
+ *	<r12 = op_ppc_detour_entry, 2 to 5 words>;  mtctr r12;  bctr;  traps
  *
  *  - the body, op_ppc_detour_entry in tramp.S, in optprobe's module text,
  *    out of a branch's reach from kernel text: it saves the other

@@ -163,10 +163,14 @@ NOKPROBE_SYMBOL(op_ppc_detour_pre);
  * ftrace's return at a function's entry pops its own frame, so r1 stays
  * @sp whatever a pre handler left in regs: not honoured there.  (Returning
  * from the function at its entry needs no r1 move on powerpc: nip = link.)
+ * r1 is put back in @regs for the ftrace_ops after optprobe's.
  */
-void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp)
+void notrace op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp)
 {
+	regs->gpr[1] = sp;
 }
+
+NOKPROBE_SYMBOL(op_arch_ftrace_sp);
 
 /*
  * First in the chain but for the notifiers registered at boot with the

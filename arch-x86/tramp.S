@@ -101,6 +101,7 @@
 .macro OP_X86_RESUME
 	popfq
 	movq	(%rsp), %rsp
+	UNWIND_HINT_FUNC
 	RET
 .endm
 

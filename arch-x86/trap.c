@@ -113,7 +113,8 @@ NOKPROBE_SYMBOL(op_x86_int3);
 /*
  * Resume at @ip with the registers in @regs: tramp.S loads regs->sp and
  * returns through the word there.  A handler may move sp up (to return
- * from the function, say), not down into the saved registers below @sp.
+ * from the function, say), not down into the saved registers below @sp:
+ * such a move is not honoured here.
  */
 static void op_x86_detour_resume(struct pt_regs *regs, unsigned long sp, unsigned long ip)
 {
@@ -173,13 +174,19 @@ NOKPROBE_SYMBOL(op_x86_detour_post);
  * A pre handler that returned from the function (ip to that address, sp
  * past it) gets it so: op_x86_ftrace_ret returns to regs->ip from @sp.
  * Other moves are not honoured: ftrace's own frame lies below @sp.
+ * Either way regs->sp is @sp again for the ftrace_ops after optprobe's: a
+ * return hook there (function graph, a kretprobe) hooks the word at it.
  */
-void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp)
+void notrace op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp)
 {
-	if (regs->sp != sp + sizeof(unsigned long))
-		return;
-	*(unsigned long *)sp = regs->ip;
-	regs->ip = (unsigned long)op_x86_ftrace_ret;
+	unsigned long *ret = (unsigned long *)sp;
+
+	if (regs->sp == sp + sizeof(unsigned long)) {
+		if (*ret != regs->ip)
+			*ret = regs->ip;
+		regs->ip = (unsigned long)op_x86_ftrace_ret;
+	}
+	regs->sp = sp;
 }
 
 NOKPROBE_SYMBOL(op_arch_ftrace_sp);

@@ -90,10 +90,12 @@ bool op_boost_enabled(void);
 void op_arch_site_flags(struct op_site *site);
 
 /*
- * op_arch_ftrace_sp() - a pre handler at an ftrace site moved the stack
- * pointer from @sp, which ftrace's return puts back (it restores the
- * other registers from @regs): where the arch can, make execution resume
- * at regs' instruction pointer with regs' stack pointer instead.
+ * op_arch_ftrace_sp() - a pre handler at an ftrace site redirected and
+ * moved the stack pointer from @sp, which ftrace's return puts back (it
+ * restores the other registers from @regs): where the arch can, make
+ * execution resume at regs' instruction pointer with regs' stack pointer
+ * instead.  Returns with the stack pointer in @regs back at @sp, for the
+ * ftrace_ops called after optprobe's (a return hook reads it).
  */
 void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp);
 

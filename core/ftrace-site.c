@@ -56,9 +56,9 @@ static void notrace op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		if (!op_dispatch_pre(site, regs)) {
 			instruction_pointer_set(regs, next);
 			op_dispatch_post(site, regs);
-		}
-		if (unlikely(kernel_stack_pointer(regs) != sp))
+		} else if (unlikely(kernel_stack_pointer(regs) != sp)) {
 			op_arch_ftrace_sp(regs, sp);
+		}
 	}
 	ftrace_test_recursion_unlock(bit);
 }

@@ -59,9 +59,12 @@ struct pt_regs;
  * probed instruction does not run, and no post_handler and no later
  * pre_handler on the same address is called for that hit.
  *
- * The stack pointer a handler moves is honoured in every mode but one:
- * at a function's entry (ftrace mode), ftrace puts it back, except on
- * x86_64 for a move past the return address.
+ * A pre handler may move the stack pointer up (past words the probed
+ * code no longer needs), never down: optprobe's saved registers may lie
+ * below it.  The move is honoured in every mode but one: at a function's
+ * entry (ftrace mode) ftrace puts the stack pointer back, except, on
+ * x86_64, a redirect to the word at the stack pointer with the stack
+ * pointer past it (a return from the function).
  */
 typedef int (*optprobe_pre_handler_t)(struct optprobe *p, struct pt_regs *regs);
 
