@@ -56,31 +56,46 @@ static void post_sets_ip(struct optprobe *p, struct pt_regs *regs)
 	instruction_pointer_set(regs, (unsigned long)redirect_replacement);
 }
 
+/* What NR_CALLS calls of the target did with probe @p registered. */
+struct probed_calls {
+	int ret;			/* optprobe_register()'s */
+	enum optprobe_mode mode;
+	unsigned int wrong;		/* results other than the expected one */
+	unsigned int runs;		/* runs of the target's own body */
+};
+
+/* Register @p, call the target NR_CALLS times expecting @expect, unregister. */
+static void run_probed(struct optprobe *p, int expect, struct probed_calls *r)
+{
+	unsigned int i;
+
+	r->wrong = 0;
+	r->ret = optprobe_register(p);
+	optprobe_sync();
+	r->mode = optprobe_mode(p);
+	r->runs = READ_ONCE(optprobe_target_redirect_runs);
+	for (i = 0; i < NR_CALLS && !r->ret; i++)
+		r->wrong += optprobe_target_redirect(ARG_A, ARG_B) != expect;
+	r->runs = READ_ONCE(optprobe_target_redirect_runs) - r->runs;
+	if (!r->ret)
+		optprobe_unregister(p);
+}
+
 /* A post handler's new instruction pointer is ignored: the function runs on. */
 static void check_post_ip(struct ktap *t, const struct test_where *c, unsigned long addr)
 {
-	unsigned int i, wrong = 0, runs;
 	char name[TEST_NAME_LEN];
+	struct probed_calls r;
 	struct optprobe post;
-	enum optprobe_mode mode;
-	int ret;
 
 	memset(&replacement, 0, sizeof(replacement));
 	post_ip_posts = 0;
 	test_probe_init(&post, NULL, addr, NULL, post_sets_ip, c->flags);
-	ret = optprobe_register(&post);
-	optprobe_sync();
-	mode = optprobe_mode(&post);
-	runs = READ_ONCE(optprobe_target_redirect_runs);
-	for (i = 0; i < NR_CALLS && !ret; i++)
-		wrong += optprobe_target_redirect(ARG_A, ARG_B) != ARG_A + ARG_B;
-	runs = READ_ONCE(optprobe_target_redirect_runs) - runs;
-	if (!ret)
-		optprobe_unregister(&post);
-	ktap_check(t, !ret && !wrong && runs == NR_CALLS && post_ip_posts == NR_CALLS &&
+	run_probed(&post, ARG_A + ARG_B, &r);
+	ktap_check(t, !r.ret && !r.wrong && r.runs == NR_CALLS && post_ip_posts == NR_CALLS &&
 		   !replacement.runs, test_name(name, c->name, "post_handler_ip_change_ignored"),
 		   "register %d, mode %s: %u wrong results, body ran %u, post %u, replacement %u, for %u calls",
-		   ret, test_mode_name(mode), wrong, runs, post_ip_posts, replacement.runs,
+		   r.ret, test_mode_name(r.mode), r.wrong, r.runs, post_ip_posts, replacement.runs,
 		   NR_CALLS);
 }
 
@@ -102,26 +117,16 @@ static int return_now_pre(struct optprobe *p, struct pt_regs *regs)
 /* A pre handler that returns from the function: the caller gets its value. */
 static void check_return_now(struct ktap *t, const struct test_where *c, unsigned long addr)
 {
-	unsigned int i, wrong = 0, runs;
 	char name[TEST_NAME_LEN];
-	enum optprobe_mode mode;
+	struct probed_calls r;
 	struct optprobe p;
-	int ret;
 
 	test_probe_init(&p, NULL, addr, return_now_pre, NULL, c->flags);
-	ret = optprobe_register(&p);
-	optprobe_sync();
-	mode = optprobe_mode(&p);
-	runs = READ_ONCE(optprobe_target_redirect_runs);
-	for (i = 0; i < NR_CALLS && !ret; i++)
-		wrong += optprobe_target_redirect(ARG_A, ARG_B) != RETURN_NOW;
-	runs = READ_ONCE(optprobe_target_redirect_runs) - runs;
-	if (!ret)
-		optprobe_unregister(&p);
-	ktap_check(t, !ret && test_mode_fits(c, mode) && !wrong && !runs,
+	run_probed(&p, RETURN_NOW, &r);
+	ktap_check(t, !r.ret && test_mode_fits(c, r.mode) && !r.wrong && !r.runs,
 		   test_name(name, c->name, "pre_handler_returns_from_function"),
 		   "register %d, mode %s: %u of %u results wrong, body ran %u times",
-		   ret, test_mode_name(mode), wrong, NR_CALLS, runs);
+		   r.ret, test_mode_name(r.mode), r.wrong, NR_CALLS, r.runs);
 }
 
 #define CASE_CHECKS	9
