@@ -112,6 +112,19 @@ void bench_scale(struct ktap *ktap);
 unsigned int bench_coverage_plan(void);
 void bench_coverage(struct ktap *ktap);
 
+/* ---- kernel-rules-ARCH.c: why the kernel leaves a kprobe unoptimized ---- */
+
+int bench_kernel_rules_init(void);
+
+/*
+ * Why the kernel's kprobes would not optimize a kprobe at @addr, by a
+ * model of their rules, or NULL; @chunk: the @nr sites registered with it.
+ */
+const char *bench_kernel_refusal(unsigned long addr, const unsigned long *chunk, unsigned int nr);
+
+/* The reason when the kernel's detour slots run out, or NULL where they cannot. */
+extern const char *const bench_kernel_slots_out;
+
 /* ---- sites.c: lists of probe sites ---- */
 
 struct bench_sites {

@@ -11,8 +11,9 @@
  * after the ftrace site of functions picked with prandom seeded by seed.
  * Each site is registered on its own, armed, by each implementation in
  * turn, BENCH_COV_CHUNK sites at a time; after the optimizer is done, the
- * optimized ones are counted, and the others binned by optprobe_reason()
- * (or by the kernel's errno).  The kernel's pass skips the sites where its
+ * optimized ones are counted, and the others binned by optprobe_reason(),
+ * by the kernel's errno or, for a kernel kprobe left unoptimized, by a
+ * model of the kernel's rules (kernel-rules-ARCH.c).  The kernel's pass skips the sites where its
  * kprobe would crash the kernel (bench_kprobe_crashes()); its fraction is
  * of the sites it was tried on.
  */
@@ -31,7 +32,7 @@
 #include "bench.h"
 #include "optprobe_bench_target.h"
 
-#define BENCH_NR_REASONS	24
+#define BENCH_NR_REASONS	40
 
 struct bench_histogram {
 	const char *reason[BENCH_NR_REASONS];
@@ -80,6 +81,7 @@ static const char *bench_errno_reason(int err)
 struct bench_coverage {
 	struct bench_histogram h;
 	unsigned int registered, optimized, skipped;
+	unsigned int disagree;		/* the kernel's verdict against its model's */
 };
 
 static void bench_coverage_print(const char *set, const char *impl, unsigned int nr,
@@ -88,8 +90,8 @@ static void bench_coverage_print(const char *set, const char *impl, unsigned int
 	const struct bench_histogram *h = &c->h;
 	unsigned int i;
 
-	pr_info("coverage set=%s impl=%s sites=%u skipped=%u registered=%u optimized=%u\n",
-		set, impl, nr, c->skipped, c->registered, c->optimized);
+	pr_info("coverage set=%s impl=%s sites=%u skipped=%u registered=%u optimized=%u model_disagrees=%u\n",
+		set, impl, nr, c->skipped, c->registered, c->optimized, c->disagree);
 	for (i = 0; i < BENCH_NR_REASONS && h->reason[i]; i++)
 		pr_info("reason set=%s impl=%s count=%u reason=%s\n", set, impl, h->count[i],
 			h->reason[i]);
@@ -135,14 +137,24 @@ static void bench_coverage_optprobe(const unsigned long *sites, unsigned int nr,
 }
 
 #define BENCH_KPROBE_CRASHES	"skipped: a bl, where the kernel's optimized kprobe crashes on unregister"
+#define BENCH_KPROBE_UNEXPLAINED "not optimized by the kernel, though its rules as modelled allow it"
 
+/*
+ * The kernel gives no reason for a kprobe it leaves unoptimized: @why
+ * holds the model's (kernel-rules-ARCH.c), taken before the chunk is
+ * registered, and the kernel's verdicts check it: a site the kernel
+ * optimized that the model refuses counts in c->disagree.
+ */
 static void bench_coverage_kprobe(const unsigned long *sites, unsigned int nr,
-				  struct kprobe *kps, struct kprobe **ps, struct bench_coverage *c)
+				  struct kprobe *kps, struct kprobe **ps, const char **why,
+				  struct bench_coverage *c)
 {
-	unsigned int i, ok = 0;
+	unsigned int i, ok = 0, last_opt = 0;
 	int ret;
 
 	memset(kps, 0, nr * sizeof(*kps));
+	for (i = 0; i < nr; i++)
+		why[i] = bench_kernel_refusal(sites[i], sites, nr);
 	for (i = 0; i < nr; i++) {
 		if (bench_kprobe_crashes(sites[i])) {
 			bench_histogram_add(&c->h, BENCH_KPROBE_CRASHES);
@@ -152,47 +164,69 @@ static void bench_coverage_kprobe(const unsigned long *sites, unsigned int nr,
 		kps[i].addr = (void *)sites[i];
 		kps[i].pre_handler = bench_kp_pre;
 		ret = register_kprobe(&kps[i]);
-		if (ret)
+		if (ret) {
 			bench_histogram_add(&c->h, bench_errno_reason(ret));
-		else
-			ps[ok++] = &kps[i];
+			continue;
+		}
+		ps[ok++] = &kps[i];
 	}
 	bench_ksyms.wait_for_kprobe_optimizer();
-	for (i = 0; i < ok; i++) {
+	for (i = 0; i < ok; i++)
 		if (bench_kprobe_mode((unsigned long)ps[i]->addr) == OPTPROBE_MODE_OPTIMIZED)
+			last_opt = i + 1;
+	for (i = 0; i < ok; i++) {
+		unsigned int at = ps[i] - kps;
+
+		if (bench_kprobe_mode(sites[at]) == OPTPROBE_MODE_OPTIMIZED) {
 			c->optimized++;
-		else
-			bench_histogram_add(&c->h, "not optimized by the kernel");
+			if (why[at]) {
+				c->disagree++;
+				pr_info("model site=%pS reason=%s\n", ps[i]->addr, why[at]);
+			}
+		} else if (why[at]) {
+			bench_histogram_add(&c->h, why[at]);
+		} else {
+			/* slots are handed out as kprobes register: none left after it */
+			bench_histogram_add(&c->h, bench_kernel_slots_out && i >= last_opt ?
+					    bench_kernel_slots_out : BENCH_KPROBE_UNEXPLAINED);
+		}
 	}
 	unregister_kprobes(ps, ok);
 	bench_ksyms.wait_for_kprobe_optimizer();
 	c->registered += ok;
 }
 
-/* Sweep @s with @impl, BENCH_COV_CHUNK sites at a time. */
-static int bench_coverage_sweep(const char *set, enum bench_impl impl, const struct bench_sites *s)
+/*
+ * Sweep @s with @impl, BENCH_COV_CHUNK sites at a time; *@disagree: sites
+ * where the kernel's verdict contradicts the model of its rules.
+ */
+static int bench_coverage_sweep(const char *set, enum bench_impl impl, const struct bench_sites *s,
+				unsigned int *disagree)
 {
 	struct optprobe *probes = kcalloc(BENCH_COV_CHUNK, sizeof(*probes), GFP_KERNEL);
 	struct optprobe **ops = kcalloc(BENCH_COV_CHUNK, sizeof(*ops), GFP_KERNEL);
 	struct kprobe *kps = kcalloc(BENCH_COV_CHUNK, sizeof(*kps), GFP_KERNEL);
 	struct kprobe **kpps = kcalloc(BENCH_COV_CHUNK, sizeof(*kpps), GFP_KERNEL);
+	const char **why = kcalloc(BENCH_COV_CHUNK, sizeof(*why), GFP_KERNEL);
 	struct bench_coverage *c = kzalloc(sizeof(*c), GFP_KERNEL);
 	unsigned int i, nr;
 	int ret = -ENOMEM;
 
-	if (!probes || !ops || !kps || !kpps || !c)
+	if (!probes || !ops || !kps || !kpps || !why || !c)
 		goto out;
 	for (i = 0; i < s->nr; i += nr) {
 		nr = min(s->nr - i, BENCH_COV_CHUNK);
 		if (impl == BENCH_OPTPROBE)
 			bench_coverage_optprobe(s->addr + i, nr, probes, ops, c);
 		else
-			bench_coverage_kprobe(s->addr + i, nr, kps, kpps, c);
+			bench_coverage_kprobe(s->addr + i, nr, kps, kpps, why, c);
 	}
 	bench_coverage_print(set, bench_impl_name(impl), s->nr, c);
+	*disagree = c->disagree;
 	ret = 0;
 out:
 	kfree(c);
+	kfree(why);
 	kfree(kpps);
 	kfree(kps);
 	kfree(ops);
@@ -203,12 +237,15 @@ out:
 static void bench_coverage_set(struct ktap *ktap, const char *set,
 			       const struct bench_sites *s)
 {
+	unsigned int disagree = 0;
 	char name[64];
 	int ret;
 
 	snprintf(name, sizeof(name), "coverage_%s_%s", set, bench_impl_name(bench_pass));
-	ret = bench_coverage_sweep(set, bench_pass, s);
-	ktap_check(ktap, !ret && s->nr, name, "%u sites: %d", s->nr, ret);
+	ret = bench_coverage_sweep(set, bench_pass, s, &disagree);
+	ktap_check(ktap, !ret && s->nr && !disagree, name,
+		   "%u sites: %d; the kernel optimized %u its modelled rules refuse", s->nr, ret,
+		   disagree);
 }
 
 /*

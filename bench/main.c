@@ -148,6 +148,8 @@ static int __init bench_init(void)
 		}
 	}
 	ret = op_ksyms_resolve(bench_ksym_table, ARRAY_SIZE(bench_ksym_table));
+	if (!ret)
+		ret = bench_kernel_rules_init();
 	if (ret)
 		return ret;
 	ret = bench_kprobes_save();
