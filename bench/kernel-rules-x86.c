@@ -23,16 +23,13 @@
 #include <linux/memory.h>
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
 #include <asm/text-patching.h>
 
 #include "ksyms.h"
 #include "bench.h"
-
-/* 6.12 boosts more of groups 2 to 5, and no longer looks for indirect jumps */
-#define KRULES_612	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#include "wrap-kprobe-rules.h"
 
 static struct {
 	typeof(op_ptr_to(search_exception_tables)) search_exception_tables;
@@ -42,7 +39,7 @@ static struct {
 	typeof(op_ptr_to(static_call_text_reserved)) static_call_text_reserved;
 	typeof(op_ptr_to(jump_label_lock)) jump_label_lock;
 	typeof(op_ptr_to(jump_label_unlock)) jump_label_unlock;
-	struct mutex *text_mutex;
+	struct mutex *text_mutex;	/* the kernel's, taken as its kprobes take it */
 	unsigned long entry_text_start, entry_text_end;
 	unsigned long thunk_start, thunk_end;
 } krules;
@@ -61,7 +58,7 @@ static const struct op_ksym krules_ksym_table[] = {
 	KRULES_KSYM_ADDR(text_mutex, text_mutex),
 	KRULES_KSYM_ADDR(__entry_text_start, entry_text_start),
 	KRULES_KSYM_ADDR(__entry_text_end, entry_text_end),
-#if !KRULES_612
+#if KRULES_INDIRECT_JUMPS
 	KRULES_KSYM_ADDR(__indirect_thunk_start, thunk_start),
 	KRULES_KSYM_ADDR(__indirect_thunk_end, thunk_end),
 #endif
@@ -124,12 +121,13 @@ static const char *krules_function(unsigned long addr, unsigned long start, unsi
 		if (krules_decode(at, &insn) < 0)
 			return "undecodable instruction in the function";
 		op = insn.opcode.bytes[0];
-		if (!KRULES_612 && ((op == 0xff && (X86_MODRM_REG(insn.modrm.value) & 6) == 4) ||
-				    op == 0xea))
+		if (KRULES_INDIRECT_JUMPS &&
+		    ((op == 0xff && (X86_MODRM_REG(insn.modrm.value) & 6) == 4) || op == 0xea))
 			return "an indirect jump in the function (taken for a jump table)";
-		if (!KRULES_612 && krules_jumps_into(&insn, at, krules.thunk_start,
-						     krules.thunk_end - krules.thunk_start))
-			return "a jump to a retpoline or return thunk in the function (taken for an indirect jump)";
+		if (KRULES_INDIRECT_JUMPS &&
+		    krules_jumps_into(&insn, at, krules.thunk_start,
+				      krules.thunk_end - krules.thunk_start))
+			return "a jump to a retpoline or return thunk in the function";
 		if (krules_jumps_into(&insn, at, addr + INT3_INSN_SIZE, DISP32_SIZE))
 			return "a jump in the function lands inside the jump's bytes";
 	}
@@ -163,7 +161,7 @@ static const char *krules_replaced(struct insn *insn, unsigned long addr)
 		return "a replaced instruction has a three-byte opcode (not boosted)";
 	for_each_insn_prefix(insn, i, prefix)
 		if (prefix == 0x2e || prefix == 0x67)
-			return "a replaced instruction has a CS or address-size prefix (not boosted)";
+			return "a replaced instruction has a CS or address-size prefix";
 
 	switch (op) {
 	case 0x70 ... 0x7f:
@@ -175,21 +173,21 @@ static const char *krules_replaced(struct insn *insn, unsigned long addr)
 		return "a replaced instruction is a jmp (not boosted)";
 	case 0xc0 ... 0xc1:
 	case 0xd0 ... 0xd3:
-		if (KRULES_612 && reg != 6)
+		if (KRULES_BOOST_GROUPS && reg != 6)
 			return NULL;
 		return "a replaced instruction is a shift or rotate (group 2, not boosted)";
 	case 0xf6 ... 0xf7:
-		if (KRULES_612 && reg != 1)
+		if (KRULES_BOOST_GROUPS && reg != 1)
 			return NULL;
 		return "a replaced instruction is test/not/neg/mul/div (group 3, not boosted)";
 	case 0xfe:
-		if (KRULES_612 && reg <= 1)
+		if (KRULES_BOOST_GROUPS && reg <= 1)
 			return NULL;
 		return "a replaced instruction is group 4 (not boosted)";
 	case 0xff:
-		if (reg == 4 || (KRULES_612 && reg <= 1))
+		if (reg == 4 || (KRULES_BOOST_GROUPS && reg <= 1))
 			return NULL;
-		return "a replaced instruction is an indirect call, a push or inc/dec (group 5, not boosted)";
+		return "a replaced instruction is a group 5 call, push or inc/dec (not boosted)";
 	case 0x62:
 	case 0x9a:
 	case 0xcc ... 0xce:
