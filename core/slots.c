@@ -14,22 +14,29 @@
  * (op_slot_owner()) without any per-CPU state: a task may be preempted or
  * migrate while it executes a slot.
  *
+ * The hit path finds an address's area by a binary search of an index of
+ * the areas sorted by address (with thousands of probes there are
+ * hundreds of areas), republished whole under RCU whenever an area comes
+ * or goes.
+ *
  * A slot is released only after the grace period that guarantees no task
  * is still inside it (see op_quiesce()), and an area once it has no owner
- * left and one more RCU grace period has passed for lookups walking the
- * list of areas.  Writers hold op_mutex.
+ * left and one more RCU grace period has passed for lookups still reading
+ * an index that holds it.  Writers hold op_mutex.
  */
 #include <linux/kprobes.h>
 #include <linux/mm.h>
-#include <linux/rculist.h>
+#include <linux/list.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "arch.h"
 #include "internal.h"
 #include "ksyms.h"
 
 struct op_slot_area {
-	struct list_head list;		/* in op_slot_areas */
+	struct list_head list;		/* in op_slot_areas (op_mutex) */
 	struct list_head free;		/* on a list of areas to free */
 	void *area;			/* what the backend allocated */
 	void *text;			/* the first slot */
@@ -39,18 +46,88 @@ struct op_slot_area {
 };
 
 static LIST_HEAD(op_slot_areas);
+static unsigned int op_slot_nr_areas;
+
+/* The areas of op_slot_areas, sorted by ->text, for lookups. */
+struct op_slot_index {
+	struct rcu_head rcu;
+	unsigned int nr;
+	struct op_slot_area *area[];
+};
+
+static struct op_slot_index __rcu *op_slot_index;
 
 static struct op_slot_area *op_slot_area_of(unsigned long addr)
 {
+	const struct op_slot_index *idx;
+	unsigned int lo = 0, hi, mid;
 	struct op_slot_area *sa;
 
-	list_for_each_entry_rcu(sa, &op_slot_areas, list, lockdep_is_held(&op_mutex))
-		if (addr - (unsigned long)sa->text < sa->nslots * OP_SLOT_SIZE)
-			return sa;
-	return NULL;
+	idx = rcu_dereference_check(op_slot_index,
+				    lockdep_is_held(&op_mutex) || rcu_read_lock_any_held());
+	if (!idx)
+		return NULL;
+	/* the last area starting at or below @addr */
+	for (hi = idx->nr; hi - lo > 1;) {
+		mid = lo + (hi - lo) / 2;
+		if ((unsigned long)idx->area[mid]->text <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	sa = idx->area[lo];
+	return addr - (unsigned long)sa->text < sa->nslots * OP_SLOT_SIZE ? sa : NULL;
 }
 
 NOKPROBE_SYMBOL(op_slot_area_of);
+
+static int op_slot_area_cmp(const void *a, const void *b)
+{
+	unsigned long x = (unsigned long)(*(struct op_slot_area * const *)a)->text;
+	unsigned long y = (unsigned long)(*(struct op_slot_area * const *)b)->text;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Publish an index of op_slot_areas as it is now.  Where no area went,
+ * @gfp may fail (-ENOMEM: the old index stays); an index without an area
+ * that goes must not, as the area may be freed only once no index holds
+ * it.  The old index is freed after a grace period.
+ */
+static int op_slot_index_publish(gfp_t gfp)
+{
+	struct op_slot_index *idx = NULL, *old;
+	struct op_slot_area *sa;
+	unsigned int i = 0;
+
+	lockdep_assert_held(&op_mutex);
+	if (op_slot_nr_areas) {
+		idx = kmalloc(struct_size(idx, area, op_slot_nr_areas), gfp);
+		if (!idx)
+			return -ENOMEM;
+		list_for_each_entry(sa, &op_slot_areas, list)
+			idx->area[i++] = sa;
+		idx->nr = i;
+		sort(idx->area, i, sizeof(idx->area[0]), op_slot_area_cmp, NULL);
+	}
+	old = rcu_replace_pointer(op_slot_index, idx, lockdep_is_held(&op_mutex));
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+/* Take areas off op_slot_areas and out of the index: freed after a grace period. */
+static void op_slot_areas_unlist(struct list_head *areas)
+{
+	struct op_slot_area *sa;
+
+	list_for_each_entry(sa, areas, free) {
+		list_del(&sa->list);
+		op_slot_nr_areas--;
+	}
+	op_slot_index_publish(GFP_KERNEL | __GFP_NOFAIL);
+}
 
 static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 {
@@ -69,7 +146,16 @@ static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 	sa->area = area;
 	sa->text = text;
 	sa->nslots = nslots;
-	list_add_rcu(&sa->list, &op_slot_areas);
+	list_add(&sa->list, &op_slot_areas);
+	op_slot_nr_areas++;
+	if (op_slot_index_publish(GFP_KERNEL)) {
+		/* no index ever held it: it goes at once */
+		list_del(&sa->list);
+		op_slot_nr_areas--;
+		op_arch_slot_area_free(area);
+		kfree(sa);
+		return NULL;
+	}
 	return sa;
 }
 
@@ -106,6 +192,8 @@ int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 
 	lockdep_assert_held(&op_mutex);
 	list_for_each_entry(sa, &op_slot_areas, list) {
+		if (sa->used + n > sa->nslots)
+			continue;
 		if (near && !op_arch_slot_reaches(sa->text, site->addr))
 			continue;
 		/* room in kernel text (ppc64le: the kernel's detour cache) is for detours */
@@ -120,7 +208,10 @@ int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 		return -ENOMEM;
 	first = op_slot_area_fit(sa, n);
 	if (first < 0) {
-		list_del_rcu(&sa->list);
+		LIST_HEAD(unfit);
+
+		list_add(&sa->free, &unfit);
+		op_slot_areas_unlist(&unfit);
 		synchronize_rcu();
 		op_arch_slot_area_free(sa->area);
 		kfree(sa);
@@ -213,7 +304,7 @@ void op_slot_drop(struct op_site *site, void **slot, size_t size)
  *
  * Both a site's slot and its detour go.  Areas left without owners are
  * freed after one more grace period, for op_slot_owner() lookups that may
- * still be walking past them.
+ * still be reading an index that holds them.
  *
  * Context: op_mutex held; sleeps.
  */
@@ -232,15 +323,12 @@ void op_slots_release(struct list_head *sites)
 		site->slot = NULL;
 		site->detour = NULL;
 	}
-	list_for_each_entry_safe(sa, tmp, &op_slot_areas, list) {
-		if (sa->used)
-			continue;
-		/* ->list stays intact for readers still walking it */
-		list_del_rcu(&sa->list);
-		list_add(&sa->free, &empty);
-	}
+	list_for_each_entry_safe(sa, tmp, &op_slot_areas, list)
+		if (!sa->used)
+			list_add(&sa->free, &empty);
 	if (list_empty(&empty))
 		return;
+	op_slot_areas_unlist(&empty);
 	synchronize_rcu();
 	list_for_each_entry_safe(sa, tmp, &empty, free) {
 		op_arch_slot_area_free(sa->area);
