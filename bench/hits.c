@@ -30,6 +30,13 @@
  * more row, "floor", on the function without an ftrace site: the same
  * function preceded by a full struct pt_regs save, a direct call of
  * optprobe's pre handler and the restore, what any hit costs at least.
+ *
+ * Where a hit's instructions go ("reach" lines): on the function without
+ * an ftrace site, the rows with one probe and no post handler again, each
+ * with a pre handler that only takes the time: from just before the call
+ * to the handler's first instruction, the median over the calls.  The
+ * same clock (NMI-safe) is read at both ends, so the rows differ exactly
+ * by what runs before their handlers; under -icount, in instructions.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +44,8 @@
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/sort.h>
 #include <linux/timex.h>
 
@@ -64,6 +73,21 @@ unsigned long bench_count(unsigned long __percpu *counter)
 static void bench_op_post(struct optprobe *p, struct pt_regs *regs)
 {
 	this_cpu_inc(bench_post_hits);
+}
+
+/* The reach rows' pre handlers: when the handler was reached. */
+static DEFINE_PER_CPU(u64, bench_reached);
+
+static int bench_reach_op(struct optprobe *p, struct pt_regs *regs)
+{
+	this_cpu_write(bench_reached, ktime_get_mono_fast_ns());
+	return 0;
+}
+
+static int bench_reach_kp(struct kprobe *p, struct pt_regs *regs)
+{
+	this_cpu_write(bench_reached, ktime_get_mono_fast_ns());
+	return 0;
 }
 
 /* The same arguments every call: the same path through every target. */
@@ -202,49 +226,89 @@ void bench_time(u64 (*fn)(u64 a, u64 b), struct bench_timing *t)
 	t->ns = bench_median(d, runs);
 }
 
-static void bench_hit_row(struct ktap *ktap, const struct bench_target *tg,
-			  unsigned long addr, const struct bench_row *row)
-{
+/* A row's probes at one address: the kernel's kprobe or optprobe's. */
+struct bench_armed {
 	struct optprobe probes[BENCH_NR_PROBES], *ps[BENCH_NR_PROBES];
-	enum optprobe_mode mode = OPTPROBE_MODE_DISABLED;
-	unsigned long pre0, post0, pre, post, calls;
-	struct kprobe kp = { .addr = (void *)addr, .pre_handler = bench_kp_pre };
-	const char *reason = "";
-	struct bench_timing t;
+	struct kprobe kp;
+	enum optprobe_mode mode;
+	const char *reason;	/* why not the mode the row wants */
+};
+
+/* Arm @row's probes at @addr, with the reach rows' handlers if @reach. */
+static int bench_row_arm(const struct bench_row *row, unsigned long addr, bool reach,
+			 struct bench_armed *a)
+{
 	unsigned int i;
-	char name[64];
 	int ret = 0;
 
-	snprintf(name, sizeof(name), "hit_%s_%s", tg->name, row->name);
+	a->mode = OPTPROBE_MODE_DISABLED;
+	a->reason = "";
 	if (row->impl == BENCH_KPROBE) {
+		memset(&a->kp, 0, sizeof(a->kp));
+		a->kp.addr = (void *)addr;
+		a->kp.pre_handler = reach ? bench_reach_kp : bench_kp_pre;
 		ret = bench_kprobes_optimize(row->optimize);
 		if (!ret)
-			ret = register_kprobe(&kp);
+			ret = register_kprobe(&a->kp);
 		if (!ret && row->optimize)
 			bench_ksyms.wait_for_kprobe_optimizer();
-		mode = bench_kprobe_mode(addr);
-		if (mode == OPTPROBE_MODE_FTRACE)
-			reason = "function entry: runs through ftrace";
-		else if (mode != row->want)
-			reason = "the kernel did not optimize it";
+		a->mode = bench_kprobe_mode(addr);
+		if (a->mode == OPTPROBE_MODE_FTRACE)
+			a->reason = "function entry: runs through ftrace";
+		else if (a->mode != row->want)
+			a->reason = "the kernel did not optimize it";
 	} else if (row->impl == BENCH_OPTPROBE) {
 		op_set_boost(row->boost);
 		op_set_optimize(row->optimize);
 		for (i = 0; i < row->nprobes; i++) {
-			memset(&probes[i], 0, sizeof(probes[i]));
-			probes[i].addr = (void *)addr;
-			probes[i].pre_handler = optprobe_bench_pre;
-			probes[i].post_handler = row->post ? bench_op_post : NULL;
-			ps[i] = &probes[i];
+			memset(&a->probes[i], 0, sizeof(a->probes[i]));
+			a->probes[i].addr = (void *)addr;
+			a->probes[i].pre_handler = reach ? bench_reach_op : optprobe_bench_pre;
+			a->probes[i].post_handler = row->post ? bench_op_post : NULL;
+			a->ps[i] = &a->probes[i];
 		}
-		ret = optprobe_register_many(ps, row->nprobes);
+		ret = optprobe_register_many(a->ps, row->nprobes);
 		if (!ret && row->optimize)
 			optprobe_sync();
 		if (!ret) {
-			mode = optprobe_mode(ps[0]);
-			reason = optprobe_reason(ps[0]);
+			a->mode = optprobe_mode(a->ps[0]);
+			a->reason = optprobe_reason(a->ps[0]);
 		}
 	}
+	return ret;
+}
+
+static void bench_row_disarm(const struct bench_row *row, struct bench_armed *a)
+{
+	if (row->impl == BENCH_KPROBE) {
+		unregister_kprobe(&a->kp);
+		/* an optimized kprobe's jump goes away in the optimizer */
+		bench_ksyms.wait_for_kprobe_optimizer();
+	} else if (row->impl == BENCH_OPTPROBE) {
+		optprobe_unregister_many(a->ps, row->nprobes);
+		optprobe_sync();
+	}
+}
+
+/* Every switch a row may have turned, back as the benchmark found it. */
+static void bench_row_switches_reset(void)
+{
+	op_set_boost(true);
+	op_set_optimize(true);
+	bench_kprobes_optimize(true);
+}
+
+static void bench_hit_row(struct ktap *ktap, const struct bench_target *tg,
+			  unsigned long addr, const struct bench_row *row)
+{
+	unsigned long pre0, post0, pre, post, calls;
+	struct bench_armed a;
+	struct bench_timing t;
+	char name[64];
+	int ret;
+
+	snprintf(name, sizeof(name), "hit_%s_%s", tg->name, row->name);
+	ret = bench_row_arm(row, addr, false, &a);
 	if (ret) {
 		ktap_check(ktap, false, name, "cannot register at %pS: %d", (void *)addr, ret);
 		goto out;
@@ -256,14 +320,7 @@ static void bench_hit_row(struct ktap *ktap, const struct bench_target *tg,
 		   bench_target_fn(tg), &t);
 	pre = bench_count(&optprobe_bench_pre_hits) - pre0;
 	post = bench_count(&bench_post_hits) - post0;
-	if (row->impl == BENCH_KPROBE) {
-		unregister_kprobe(&kp);
-		/* an optimized kprobe's jump goes away in the optimizer */
-		bench_ksyms.wait_for_kprobe_optimizer();
-	} else if (row->impl == BENCH_OPTPROBE) {
-		optprobe_unregister_many(ps, row->nprobes);
-		optprobe_sync();
-	}
+	bench_row_disarm(row, &a);
 
 	calls = t.calls * row->nprobes;
 	if (!ktap_check(ktap, tg->exact ? pre == calls && post == (row->post ? calls : 0) :
@@ -273,13 +330,55 @@ static void bench_hit_row(struct ktap *ktap, const struct bench_target *tg,
 	pr_info("hit target=%s row=%s impl=%s want=%s mode=%s probes=%u n=%u runs=%u cycles=%llu ns=%llu reason=%s\n",
 		tg->name, row->name, bench_impl_name(row->impl),
 		row->impl == BENCH_NONE ? "none" : test_mode_name(row->want),
-		row->impl == BENCH_NONE ? "none" : test_mode_name(mode),
+		row->impl == BENCH_NONE ? "none" : test_mode_name(a.mode),
 		row->impl == BENCH_NONE ? 0 : row->nprobes, t.n, t.runs, t.cycles, t.ns,
-		mode == row->want ? "" : reason);
+		a.mode == row->want ? "" : a.reason);
 out:
-	op_set_boost(true);
-	op_set_optimize(true);
-	bench_kprobes_optimize(true);
+	bench_row_switches_reset();
+}
+
+/* The rows a reach row repeats: one probe, a pre handler only. */
+static bool bench_row_reaches(const struct bench_row *row)
+{
+	return row->impl != BENCH_NONE && row->nprobes == 1 && !row->post;
+}
+
+static void bench_reach_row(struct ktap *ktap, const struct bench_target *tg,
+			    unsigned long addr, const struct bench_row *row)
+{
+	unsigned int i, calls = bench_params.n / 10 + 1, missed = 0;
+	u64 (*fn)(u64 a, u64 b) = bench_target_fn(tg);
+	struct bench_armed a;
+	char name[64];
+	u64 *d, t0, t1;
+	int ret;
+
+	snprintf(name, sizeof(name), "reach_%s_%s", tg->name, row->name);
+	d = kmalloc_array(calls, sizeof(*d), GFP_KERNEL);
+	ret = d ? bench_row_arm(row, addr, true, &a) : -ENOMEM;
+	if (ret) {
+		ktap_check(ktap, false, name, "cannot register at %pS: %d", (void *)addr, ret);
+		goto out;
+	}
+	for (i = 0; i < calls; i++) {
+		preempt_disable();
+		this_cpu_write(bench_reached, 0);
+		t0 = ktime_get_mono_fast_ns();
+		bench_run(fn, 1);
+		t1 = this_cpu_read(bench_reached);
+		preempt_enable();
+		missed += t1 < t0;
+		d[i] = t1 - t0;
+	}
+	bench_row_disarm(row, &a);
+	if (ktap_check(ktap, !missed, name, "%u of %u calls did not reach the handler", missed,
+		       calls))
+		pr_info("reach target=%s row=%s impl=%s mode=%s n=%u ns=%llu\n", tg->name,
+			row->name, bench_impl_name(row->impl), test_mode_name(a.mode), calls,
+			bench_median(d, calls));
+out:
+	kfree(d);
+	bench_row_switches_reset();
 }
 
 static bool bench_row_now(const struct bench_row *row)
@@ -289,8 +388,12 @@ static bool bench_row_now(const struct bench_row *row)
 
 unsigned int bench_hit_plan(void)
 {
-	/* the floor row on one target only */
-	return ARRAY_SIZE(bench_targets) * (ARRAY_SIZE(bench_rows) - 1) + 1;
+	unsigned int i, reach = 0;
+
+	for (i = 0; i < ARRAY_SIZE(bench_rows); i++)
+		reach += bench_row_reaches(&bench_rows[i]);
+	/* the floor row and the reach rows on one target only */
+	return ARRAY_SIZE(bench_targets) * (ARRAY_SIZE(bench_rows) - 1) + 1 + reach;
 }
 
 void bench_hits(struct ktap *ktap)
@@ -313,5 +416,13 @@ void bench_hits(struct ktap *ktap)
 				ktap_check(ktap, false, tg->name, "%ps has no ftrace site",
 					   tg->func);
 		}
+	}
+	/* the target without an ftrace site: its first instruction in every mode */
+	for (i = 0; i < ARRAY_SIZE(bench_targets); i++) {
+		const struct bench_target *tg = &bench_targets[i];
+
+		for (j = 0; bench_floor_target(tg) && j < ARRAY_SIZE(bench_rows); j++)
+			if (bench_row_now(&bench_rows[j]) && bench_row_reaches(&bench_rows[j]))
+				bench_reach_row(ktap, tg, bench_target_site(tg), &bench_rows[j]);
 	}
 }
