@@ -257,6 +257,15 @@ void op_opt_rehold(struct op_site *site)
 	op_opt_recheck_later();
 }
 
+/* Patch in address order: the kernel's batch flushes on a step back. */
+static int op_site_cmp(void *priv, const struct list_head *a, const struct list_head *b)
+{
+	unsigned long x = list_entry(a, struct op_site, opt_list)->addr;
+	unsigned long y = list_entry(b, struct op_site, opt_list)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
 /**
  * op_opt_unoptimize() - OPTIMIZED or UNOPTIMIZING -> ARMED, in one batch
  * @sites:	sites with a jump, linked by ->opt_list; they stay on it but
@@ -274,6 +283,8 @@ void op_opt_unoptimize(struct list_head *sites)
 	lockdep_assert_held(&op_mutex);
 	if (list_empty(sites))
 		return;
+	/* callers unregister in any order: one batch, not one per step back */
+	list_sort(NULL, sites, op_site_cmp);
 	op_arch_unoptimize(sites, &held);
 	list_for_each_entry(site, sites, opt_list) {
 		op_arch_opt_unprepare(site);
@@ -378,15 +389,6 @@ static void op_opt_refused(struct op_site *site, int err)
 	}
 	op_site_list(site, NULL);
 	op_site_move(site, OP_ST_REFUSED);
-}
-
-/* Patch in address order: the kernel's batch flushes on a step back. */
-static int op_site_cmp(void *priv, const struct list_head *a, const struct list_head *b)
-{
-	unsigned long x = list_entry(a, struct op_site, opt_list)->addr;
-	unsigned long y = list_entry(b, struct op_site, opt_list)->addr;
-
-	return x < y ? -1 : x > y;
 }
 
 /* QUEUED -> PREPARED, PARKED or REFUSED; true if any was prepared. */
