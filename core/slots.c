@@ -48,11 +48,17 @@ struct op_slot_area {
 static LIST_HEAD(op_slot_areas);
 static unsigned int op_slot_nr_areas;
 
-/* The areas of op_slot_areas, sorted by ->text, for lookups. */
+/*
+ * The areas of op_slot_areas sorted by address, for lookups: each one's
+ * range kept beside it, so that a search reads the index alone.
+ */
 struct op_slot_index {
 	struct rcu_head rcu;
 	unsigned int nr;
-	struct op_slot_area *area[];
+	struct op_slot_range {
+		unsigned long start, size;
+		struct op_slot_area *sa;
+	} range[];
 };
 
 static struct op_slot_index __rcu *op_slot_index;
@@ -60,8 +66,8 @@ static struct op_slot_index __rcu *op_slot_index;
 static struct op_slot_area *op_slot_area_of(unsigned long addr)
 {
 	const struct op_slot_index *idx;
+	const struct op_slot_range *r;
 	unsigned int lo = 0, hi, mid;
-	struct op_slot_area *sa;
 
 	idx = rcu_dereference_check(op_slot_index,
 				    lockdep_is_held(&op_mutex) || rcu_read_lock_any_held());
@@ -70,32 +76,30 @@ static struct op_slot_area *op_slot_area_of(unsigned long addr)
 	/* the last area starting at or below @addr */
 	for (hi = idx->nr; hi - lo > 1;) {
 		mid = lo + (hi - lo) / 2;
-		if ((unsigned long)idx->area[mid]->text <= addr)
+		if (idx->range[mid].start <= addr)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	sa = idx->area[lo];
-	return addr - (unsigned long)sa->text < sa->nslots * OP_SLOT_SIZE ? sa : NULL;
+	r = &idx->range[lo];
+	return addr - r->start < r->size ? r->sa : NULL;
 }
 
 NOKPROBE_SYMBOL(op_slot_area_of);
 
-static int op_slot_area_cmp(const void *a, const void *b)
+static int op_slot_range_cmp(const void *a, const void *b)
 {
-	unsigned long x = (unsigned long)(*(struct op_slot_area * const *)a)->text;
-	unsigned long y = (unsigned long)(*(struct op_slot_area * const *)b)->text;
+	unsigned long x = ((const struct op_slot_range *)a)->start;
+	unsigned long y = ((const struct op_slot_range *)b)->start;
 
 	return x < y ? -1 : x > y;
 }
 
 /*
- * Publish an index of op_slot_areas as it is now.  Where no area went,
- * @gfp may fail (-ENOMEM: the old index stays); an index without an area
- * that goes must not, as the area may be freed only once no index holds
- * it.  The old index is freed after a grace period.
+ * Publish an index of op_slot_areas as it is now; the old one is freed
+ * after a grace period.  On -ENOMEM the old index stays.
  */
-static int op_slot_index_publish(gfp_t gfp)
+static int op_slot_index_publish(void)
 {
 	struct op_slot_index *idx = NULL, *old;
 	struct op_slot_area *sa;
@@ -103,22 +107,31 @@ static int op_slot_index_publish(gfp_t gfp)
 
 	lockdep_assert_held(&op_mutex);
 	if (op_slot_nr_areas) {
-		idx = kmalloc(struct_size(idx, area, op_slot_nr_areas), gfp);
+		idx = kvmalloc(struct_size(idx, range, op_slot_nr_areas), GFP_KERNEL);
 		if (!idx)
 			return -ENOMEM;
-		list_for_each_entry(sa, &op_slot_areas, list)
-			idx->area[i++] = sa;
+		list_for_each_entry(sa, &op_slot_areas, list) {
+			if (WARN_ON_ONCE(i == op_slot_nr_areas))
+				break;
+			idx->range[i].start = (unsigned long)sa->text;
+			idx->range[i].size = sa->nslots * OP_SLOT_SIZE;
+			idx->range[i++].sa = sa;
+		}
 		idx->nr = i;
-		sort(idx->area, i, sizeof(idx->area[0]), op_slot_area_cmp, NULL);
+		sort(idx->range, i, sizeof(idx->range[0]), op_slot_range_cmp, NULL);
 	}
 	old = rcu_replace_pointer(op_slot_index, idx, lockdep_is_held(&op_mutex));
 	if (old)
-		kfree_rcu(old, rcu);
+		kvfree_rcu(old, rcu);
 	return 0;
 }
 
-/* Take areas off op_slot_areas and out of the index: freed after a grace period. */
-static void op_slot_areas_unlist(struct list_head *areas)
+/*
+ * Take @areas (linked by ->free) off op_slot_areas and out of the index:
+ * once a grace period has passed, nothing can reach them.  -ENOMEM: no
+ * index without them could be made, and they stay for a later try.
+ */
+static int op_slot_areas_unlist(struct list_head *areas)
 {
 	struct op_slot_area *sa;
 
@@ -126,7 +139,13 @@ static void op_slot_areas_unlist(struct list_head *areas)
 		list_del(&sa->list);
 		op_slot_nr_areas--;
 	}
-	op_slot_index_publish(GFP_KERNEL | __GFP_NOFAIL);
+	if (!op_slot_index_publish())
+		return 0;
+	list_for_each_entry(sa, areas, free) {
+		list_add(&sa->list, &op_slot_areas);
+		op_slot_nr_areas++;
+	}
+	return -ENOMEM;
 }
 
 static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
@@ -148,7 +167,7 @@ static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 	sa->nslots = nslots;
 	list_add(&sa->list, &op_slot_areas);
 	op_slot_nr_areas++;
-	if (op_slot_index_publish(GFP_KERNEL)) {
+	if (op_slot_index_publish()) {
 		/* no index ever held it: it goes at once */
 		list_del(&sa->list);
 		op_slot_nr_areas--;
@@ -211,10 +230,11 @@ int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 		LIST_HEAD(unfit);
 
 		list_add(&sa->free, &unfit);
-		op_slot_areas_unlist(&unfit);
-		synchronize_rcu();
-		op_arch_slot_area_free(sa->area);
-		kfree(sa);
+		if (!op_slot_areas_unlist(&unfit)) {
+			synchronize_rcu();
+			op_arch_slot_area_free(sa->area);
+			kfree(sa);
+		}
 		return -ENOMEM;
 	}
 found:
@@ -326,9 +346,8 @@ void op_slots_release(struct list_head *sites)
 	list_for_each_entry_safe(sa, tmp, &op_slot_areas, list)
 		if (!sa->used)
 			list_add(&sa->free, &empty);
-	if (list_empty(&empty))
+	if (list_empty(&empty) || op_slot_areas_unlist(&empty))
 		return;
-	op_slot_areas_unlist(&empty);
 	synchronize_rcu();
 	list_for_each_entry_safe(sa, tmp, &empty, free) {
 		op_arch_slot_area_free(sa->area);
