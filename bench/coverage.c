@@ -13,9 +13,9 @@
  * turn, BENCH_COV_CHUNK sites at a time; after the optimizer is done, the
  * optimized ones are counted, and the others binned by optprobe_reason(),
  * by the kernel's errno or, for a kernel kprobe left unoptimized, by a
- * model of the kernel's rules (kernel-rules-ARCH.c).  The kernel's pass skips the sites where its
- * kprobe would crash the kernel (bench_kprobe_crashes()); its fraction is
- * of the sites it was tried on.
+ * model of the kernel's rules (kernel-rules-ARCH.c).  The kernel's pass
+ * skips the sites where its kprobe would crash the kernel
+ * (bench_kprobe_crashes()); its fraction is of the sites it was tried on.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
