@@ -416,13 +416,9 @@ void bench_hits(struct ktap *ktap)
 				ktap_check(ktap, false, tg->name, "%ps has no ftrace site",
 					   tg->func);
 		}
-	}
-	/* the target without an ftrace site: its first instruction in every mode */
-	for (i = 0; i < ARRAY_SIZE(bench_targets); i++) {
-		const struct bench_target *tg = &bench_targets[i];
-
+		/* the target without an ftrace site: its first instruction in every mode */
 		for (j = 0; bench_floor_target(tg) && j < ARRAY_SIZE(bench_rows); j++)
 			if (bench_row_now(&bench_rows[j]) && bench_row_reaches(&bench_rows[j]))
-				bench_reach_row(ktap, tg, bench_target_site(tg), &bench_rows[j]);
+				bench_reach_row(ktap, tg, addr, &bench_rows[j]);
 	}
 }

@@ -17,7 +17,6 @@
  * pass it.
  */
 #include <linux/ptrace.h>
-#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/code-patching.h>
 #include <asm/inst.h>
@@ -40,8 +39,8 @@ const char *const bench_kernel_slots_out = "no free slot left in the kernel's de
 
 const char *bench_kernel_refusal(unsigned long addr, const unsigned long *chunk, unsigned int nr)
 {
+	struct pt_regs regs = { .msr = MSR_KERNEL, .nip = addr };
 	struct instruction_op op;
-	struct pt_regs *regs;
 	u32 words[2];
 	ppc_inst_t insn;
 	int ret;
@@ -51,13 +50,7 @@ const char *bench_kernel_refusal(unsigned long addr, const unsigned long *chunk,
 	insn = ppc_inst_read(words);
 	if (krules_is_conditional_branch(insn))
 		return "a conditional branch, blr or bctr (all conditional to the kernel)";
-	regs = kzalloc(sizeof(*regs), GFP_KERNEL);
-	if (!regs)
-		return "out of memory in the model";
-	regs->nip = addr;
-	regs->msr = MSR_KERNEL;
-	ret = analyse_instr(&op, regs, insn);
-	kfree(regs);
+	ret = analyse_instr(&op, &regs, insn);
 	if (ret == 0)
 		return "a load, store or system instruction (emulated from registers only)";
 	if (ret < 0)

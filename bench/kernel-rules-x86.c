@@ -135,7 +135,7 @@ static const char *krules_function(unsigned long addr, unsigned long start, unsi
 }
 
 /* __copy_instruction() and can_boost() on one instruction the jump replaces. */
-static const char *krules_replaced(struct insn *insn, unsigned long addr)
+static const char *krules_replaced(struct insn *insn)
 {
 	u8 op = insn->opcode.bytes[0], reg = X86_MODRM_REG(insn->modrm.value);
 	insn_byte_t prefix;
@@ -147,8 +147,7 @@ static const char *krules_replaced(struct insn *insn, unsigned long addr)
 		return "int3 padding where the jump would go";
 	if (insn_masking_exception(insn))
 		return "a replaced instruction masks exceptions (mov or pop to ss)";
-	if (krules.search_exception_tables(addr))
-		return "a replaced instruction has an exception fixup";
+	/* can_boost()'s exception-fixup test: krules_function() refused those */
 	if (insn->opcode.nbytes == 2) {
 		if (krules_twobyte_boostable[insn->opcode.bytes[1] >> 4] &
 		    BIT(insn->opcode.bytes[1] & 15))
@@ -243,7 +242,7 @@ const char *bench_kernel_refusal(unsigned long addr, const unsigned long *chunk,
 	for (len = 0; len < JMP32_INSN_SIZE; len += insn.length) {
 		if (krules_decode(addr + len, &insn) < 0)
 			return "undecodable instruction where the jump would go";
-		why = krules_replaced(&insn, addr + len);
+		why = krules_replaced(&insn);
 		if (why)
 			return why;
 	}
