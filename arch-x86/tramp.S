@@ -25,11 +25,15 @@
  * itself (a detour has room for one call there) and finds its site from
  * its return address.
  *
- * Handlers run with the direction flag and (with SMAP) the access flag
- * clear, as the int3 entry code runs them: the probed code may be
- * copying backwards or inside a user-access window (stac ... clac), and a
- * handler must neither copy backwards nor touch user memory unchecked.
- * Both flags come back with the saved flags (popfq) before the copy runs.
+ * Handlers run with interrupts disabled, and with the direction flag and
+ * (with SMAP) the access flag clear, as the int3 entry code runs them.
+ * Masking interrupts is also what holds off preemption and RCU grace
+ * periods while the handlers run, one instruction where a preempt count
+ * takes three; trap.c tells the irq-flags tracing of it.  The probed code
+ * may be copying backwards or inside a user-access window (stac ...
+ * clac), and a handler must neither copy backwards nor touch user memory
+ * unchecked.  All three flags come back with the saved flags (popfq)
+ * before the copy runs.
  * The head is copied, not run where alternatives apply, so it carries a
  * plain clac that optimize.c turns into a nop on a CPU without SMAP.
  *
@@ -118,6 +122,7 @@ SYM_DATA_START(op_x86_detour_head)
 SYM_INNER_LABEL(op_x86_detour_head_ip, SYM_L_GLOBAL)
 	.long	0			/* filled in by optimize.c */
 	OP_X86_PUSH_GPRS
+	cli
 	cld
 SYM_INNER_LABEL(op_x86_detour_head_clac, SYM_L_GLOBAL)
 	.byte	0x0f, 0x01, 0xca	/* clac */
@@ -167,6 +172,7 @@ SYM_CODE_START(op_x86_detour_post_entry)
 	pushq	$0			/* ip: the C half sets it */
 	OP_X86_PUSH_GPRS
 	UNWIND_HINT_REGS
+	cli
 	cld
 	ASM_CLAC
 	movq	%rsp, %rdi

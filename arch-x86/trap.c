@@ -19,6 +19,7 @@
  * removed while a CPU was trapping on it is retried by the kernel's own
  * kprobes handler, which finds the original instruction back in place.
  */
+#include <linux/irqflags.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/notifier.h>
@@ -133,9 +134,28 @@ void notrace op_x86_detour_leave(struct pt_regs *regs)
 NOKPROBE_SYMBOL(op_x86_detour_leave);
 
 /*
- * Called by the detour's head: the pre handlers.  Every hit runs this, so
- * it keeps nothing across the handlers' calls (with one probe on the
- * site, one call); the detour's tail tests what it returns.
+ * A detour masks interrupts before it calls into C, and its popfq unmasks
+ * them as the probed code had them (tramp.S): tell the irq-flags tracing
+ * (lockdep), as local_irq_save() and local_irq_restore() would.  Nothing
+ * to do on a kernel without it.
+ */
+static __always_inline void op_x86_detour_irqs_off(const struct pt_regs *regs)
+{
+	if (!raw_irqs_disabled_flags(regs->flags))
+		trace_hardirqs_off();
+}
+
+static __always_inline void op_x86_detour_irqs_restore(const struct pt_regs *regs)
+{
+	if (!raw_irqs_disabled_flags(regs->flags))
+		trace_hardirqs_on();
+}
+
+/*
+ * Called by the detour's head, interrupts masked: the pre handlers.
+ * Every hit runs this, so it keeps nothing across the handlers' calls
+ * (one call, with one probe on the site); the detour's tail tests what it
+ * returns.
  *
  * Return: nonzero if a pre handler moved ip (op_dispatch_pre()).
  */
@@ -143,27 +163,27 @@ int notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
 {
 	int redirected;
 
-	preempt_disable_notrace();
+	op_x86_detour_irqs_off(regs);
 	redirected = op_dispatch_pre(site, regs);
-	preempt_enable_notrace();
+	op_x86_detour_irqs_restore(regs);
 	return redirected;
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_pre);
 
-/* After the copy of the probed instruction: the post handlers. */
+/* After the copy of the probed instruction, interrupts masked: the post handlers. */
 void notrace op_x86_detour_post(struct pt_regs *regs)
 {
 	/* the call's return address, into the detour, is just below sp */
 	unsigned long sp = regs->sp, from = *(unsigned long *)(sp - sizeof(unsigned long));
 	struct op_site *site;
 
-	preempt_disable_notrace();
+	op_x86_detour_irqs_off(regs);
 	site = op_slot_owner(from - CALL_INSN_SIZE);
 	regs->ip = site->addr + site->arch.len;
 	op_dispatch_post(site, regs);
 	op_x86_detour_resume(regs, sp, from);
-	preempt_enable_notrace();
+	op_x86_detour_irqs_restore(regs);
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_post);

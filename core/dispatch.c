@@ -8,7 +8,10 @@
 #include "dispatch.h"
 #include "retprobe.h"
 
-DEFINE_PER_CPU(bool, op_in_handler);
+DEFINE_PER_CPU(const void *, op_running);
+
+/* op_aggr_probe's hits: every hit of its sites counts on their probes */
+static DEFINE_PER_CPU(unsigned long, op_aggr_nhit);
 
 void op_dispatch_missed(struct op_site *site)
 {
@@ -21,8 +24,14 @@ void op_dispatch_missed(struct op_site *site)
 
 NOKPROBE_SYMBOL(op_dispatch_missed);
 
-int notrace op_dispatch_pre_all(struct op_site *site, struct pt_regs *regs)
+/*
+ * Several enabled probes, one without a pre handler, or none left (a hit
+ * that overtook the last one's disabling): each enabled probe counts the
+ * hit and runs its pre handler, until one moves the instruction pointer.
+ */
+static int notrace op_dispatch_aggr(struct optprobe *aggr, struct pt_regs *regs)
 {
+	struct op_site *site = (struct op_site *)__this_cpu_read(op_running);
 	struct optprobe *p;
 
 	list_for_each_entry_rcu(p, &site->probes, list) {
@@ -35,4 +44,9 @@ int notrace op_dispatch_pre_all(struct op_site *site, struct pt_regs *regs)
 	return 0;
 }
 
-NOKPROBE_SYMBOL(op_dispatch_pre_all);
+NOKPROBE_SYMBOL(op_dispatch_aggr);
+
+struct optprobe op_aggr_probe = {
+	.pre_handler = op_dispatch_aggr,
+	.nhit = &op_aggr_nhit,
+};

@@ -10,10 +10,11 @@
  * writers in registry.c wait for a grace period before freeing them.
  *
  * Recursion: while any optprobe handler runs on a CPU, a probe hit on that
- * CPU skips its handlers and counts a miss.  The guard is a per-CPU flag
- * set only around handler calls; an interrupting context (IRQ, NMI) that
- * sees it clear runs to completion before the interrupted one resumes, so
- * a plain read-then-set is enough.  A hit whose pre handlers were skipped
+ * CPU skips its handlers and counts a miss.  The guard is a per-CPU
+ * pointer (op_running), set only around handler calls to what they run
+ * for; an interrupting context (IRQ, NMI) that sees it clear runs to
+ * completion before the interrupted one resumes, so a plain read-then-set
+ * is enough.  A hit whose pre handlers were skipped
  * reaches its post handlers (if the instruction ran out of line) while the
  * interrupted handler is still running, so they are skipped too and the
  * miss is not counted twice.
@@ -27,7 +28,20 @@
 
 #include "site.h"
 
-DECLARE_PER_CPU(bool, op_in_handler);
+/*
+ * What this CPU's optprobe handlers run for, NULL while none runs: the
+ * site hit (pre and post handlers) or a return probe's instance (its
+ * handler).  A site's pre handlers find their site here when it has no
+ * sole probe (op_dispatch_aggr()).
+ */
+DECLARE_PER_CPU(const void *, op_running);
+
+/*
+ * The sole probe of a site that has none (sites.c): its pre handler runs
+ * the site's probes one by one, each counting its hit.  Its own count is
+ * never read.
+ */
+extern struct optprobe op_aggr_probe;
 
 /*
  * Misses are counted in the public unsigned long nmissed; atomic_long_t
@@ -54,19 +68,6 @@ static __always_inline void op_count(unsigned long *counter)
 void op_dispatch_missed(struct op_site *site);
 
 /**
- * op_dispatch_pre_all() - run the pre handlers of every enabled probe of a site
- * @site:	the site hit
- * @regs:	as for op_dispatch_pre()
- *
- * Out of line, so that the common case of op_dispatch_pre(), one probe,
- * keeps nothing across its handler's call but @regs.
- *
- * Context: preemption disabled, possibly NMI; op_in_handler set.
- * Return: as op_dispatch_pre().
- */
-int op_dispatch_pre_all(struct op_site *site, struct pt_regs *regs);
-
-/**
  * op_dispatch_pre() - run the pre handlers of a hit site
  * @site:	the site hit
  * @regs:	registers at the probed instruction; the instruction pointer
@@ -80,21 +81,17 @@ int op_dispatch_pre_all(struct op_site *site, struct pt_regs *regs);
 static __always_inline int op_dispatch_pre(struct op_site *site, struct pt_regs *regs)
 {
 	struct optprobe *p = READ_ONCE(site->sole);
-	int redirected = 0;
+	int redirected;
 
-	if (__this_cpu_read(op_in_handler)) {
+	if (__this_cpu_read(op_running)) {
 		op_dispatch_missed(site);
 		return 0;
 	}
 
-	__this_cpu_write(op_in_handler, true);
-	if (likely(p)) {
-		__this_cpu_inc(*p->nhit);
-		redirected = p->pre_handler(p, regs);
-	} else {
-		redirected = op_dispatch_pre_all(site, regs);
-	}
-	__this_cpu_write(op_in_handler, false);
+	__this_cpu_write(op_running, site);
+	__this_cpu_inc(*p->nhit);
+	redirected = p->pre_handler(p, regs);
+	__this_cpu_write(op_running, NULL);
 	return redirected;
 }
 
@@ -118,14 +115,14 @@ static __always_inline void op_dispatch_post(struct op_site *site, struct pt_reg
 	unsigned long next = instruction_pointer(regs);
 	struct optprobe *p;
 
-	if (!READ_ONCE(site->post) || __this_cpu_read(op_in_handler))
+	if (!READ_ONCE(site->post) || __this_cpu_read(op_running))
 		return;
 
-	__this_cpu_write(op_in_handler, true);
+	__this_cpu_write(op_running, site);
 	list_for_each_entry_rcu(p, &site->probes, list)
 		if (p->post_handler && !READ_ONCE(p->disabled))
 			p->post_handler(p, regs);
-	__this_cpu_write(op_in_handler, false);
+	__this_cpu_write(op_running, NULL);
 	instruction_pointer_set(regs, next);
 }
 

@@ -100,7 +100,7 @@ static void op_ret_grow_kick(struct irq_work *work)
 
 /*
  * The pre handler of a return probe's entry probe.  It runs with
- * op_in_handler set, so no hit on this CPU comes here in between: its
+ * op_running set, so no hit on this CPU comes here in between: its
  * per-CPU counts need no interrupt masking to be exact (as hits' counts,
  * dispatch.h).
  */
@@ -182,16 +182,16 @@ void op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
 	if (READ_ONCE(ret->dead))
 		return;
 	rp = ret->rp;
-	if (__this_cpu_read(op_in_handler)) {
+	if (__this_cpu_read(op_running)) {
 		/* maybe inside a __this_cpu_inc() of ran: a count of its own */
 		this_cpu_inc(ret->stats->nested);
 		op_count(&rp->nmissed);
 		return;
 	}
-	__this_cpu_write(op_in_handler, true);
+	__this_cpu_write(op_running, inst);
 	__this_cpu_inc(ret->stats->ran);
 	rp->handler(rp, regs, inst->data);
-	__this_cpu_write(op_in_handler, false);
+	__this_cpu_write(op_running, NULL);
 }
 
 NOKPROBE_SYMBOL(op_ret_returned);

@@ -35,7 +35,7 @@ struct op_site {
 	const char *reason;		/* why the optimizer last refused or stopped */
 	unsigned int nr_enabled;	/* probes not disabled */
 	bool post;			/* an enabled probe has a post handler */
-	struct optprobe *sole;		/* the only enabled probe, with a pre handler (sites.c) */
+	struct optprobe *sole;		/* the hit path's probe to call (sites.c) */
 	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
 	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
 	void *slot;			/* out-of-line copy, or NULL */

@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 
 #include "arch.h"
+#include "dispatch.h"
 #include "internal.h"
 #include "ksyms.h"
 
@@ -71,19 +72,20 @@ bool op_site_wanted(const struct op_site *site)
  * What @site's probes ask of it: a post handler among the enabled ones, a
  * probe that must not be optimized (OPTPROBE_F_NOOPT).  The backend hears
  * of every change but on ftrace sites, which are not its business.  Also
- * the hit path's shortcut (dispatch.h): the site's only enabled probe,
- * when there is one and it has a pre handler.  A probe
- * being disabled stops being the sole one before its flag is set
- * (op_site_drop_sole()), so the shortcut never needs to check the flag.
+ * the probe the hit path calls (dispatch.h): the site's only enabled
+ * probe, when there is one and it has a pre handler, else op_aggr_probe,
+ * which walks them all.  A probe being disabled stops being the sole one
+ * before its flag is set (op_site_drop_sole()), so the shortcut never
+ * needs to check the flag.
  */
 static void op_site_flags(struct op_site *site)
 {
 	bool post = false, noopt = false;
-	struct optprobe *p, *sole = NULL;
+	struct optprobe *p, *sole = &op_aggr_probe;
 
 	list_for_each_entry(p, &site->probes, list) {
-		if (!p->disabled)
-			sole = site->nr_enabled == 1 && p->pre_handler ? p : NULL;
+		if (!p->disabled && site->nr_enabled == 1 && p->pre_handler)
+			sole = p;
 		post |= p->post_handler && !p->disabled;
 		noopt |= p->flags & OPTPROBE_F_NOOPT;
 	}
@@ -137,7 +139,7 @@ static int op_site_update(struct op_site *site)
 void op_site_drop_sole(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
-	WRITE_ONCE(site->sole, NULL);
+	WRITE_ONCE(site->sole, &op_aggr_probe);
 }
 
 /**
@@ -395,6 +397,7 @@ struct op_site *op_site_create(unsigned long addr, struct module *mod, const cha
 	site->addr = addr;
 	site->mod = mod;
 	site->state = OP_ST_DISARMED;
+	site->sole = &op_aggr_probe;
 	INIT_LIST_HEAD(&site->probes);
 	INIT_LIST_HEAD(&site->opt_list);
 	INIT_LIST_HEAD(&site->release);
