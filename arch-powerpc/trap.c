@@ -94,12 +94,12 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 			regs_set_return_ip(regs, (unsigned long)site->detour);
 		else if (!op_dispatch_pre(site, regs))
 			op_ppc_run(site, regs);
-		return NOTIFY_STOP;
+		return op_dispatch_bp_taken();
 	}
 
 	if (addr == (unsigned long)op_ppc_detour_redirect) {
 		op_ppc_detour_resume(regs);
-		return NOTIFY_STOP;
+		return op_dispatch_bp_taken();
 	}
 
 	/* the trap after a slot's copy, or a stub's post switch */
@@ -111,7 +111,7 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 			return NOTIFY_DONE;
 		regs_set_return_ip(regs, site->addr + len);
 		op_dispatch_post(site, regs);
-		return NOTIFY_STOP;
+		return op_dispatch_bp_taken();
 	}
 
 	/*
@@ -122,7 +122,7 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 	smp_rmb();
 	if (get_kernel_nofault(word, (u32 *)addr) || is_trap(word))
 		return NOTIFY_DONE;
-	return NOTIFY_STOP;
+	return op_dispatch_bp_taken();
 }
 
 NOKPROBE_SYMBOL(op_ppc_trap);

@@ -68,25 +68,25 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 	if (site && !site->ftrace && READ_ONCE(site->arch.to_detour)) {
 		/* prepared for its jump, not yet patched: the detour does the rest */
 		regs->ip = (unsigned long)site->detour;
-		return NOTIFY_STOP;
+		return op_dispatch_bp_taken();
 	}
 	if (site && !site->ftrace) {
 		regs->ip = addr;
 		if (op_dispatch_pre(site, regs))
-			return NOTIFY_STOP;
+			return op_dispatch_bp_taken();
 		/* on to the copy in the slot, or emulated here */
 		if (likely(site->arch.emulation == OP_X86_OUT_OF_LINE))
 			regs->ip = (unsigned long)site->slot;
 		else
 			op_x86_emulate(site, regs);
-		return NOTIFY_STOP;
+		return op_dispatch_bp_taken();
 	}
 
 	site = op_slot_owner(addr);
 	if (site && addr == (unsigned long)site->slot + site->arch.len) {
 		regs->ip = site->addr + site->arch.len;
 		op_dispatch_post(site, regs);
-		return NOTIFY_STOP;
+		return op_dispatch_bp_taken();
 	}
 
 	/*
@@ -96,7 +96,7 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 	 */
 	if (*(u8 *)addr != INT3_INSN_OPCODE) {
 		regs->ip = addr;
-		return NOTIFY_STOP;
+		return op_dispatch_bp_taken();
 	}
 	return NOTIFY_DONE;
 }

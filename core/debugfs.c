@@ -13,6 +13,9 @@
  *   retprobes	one line per return probe: address, symbol+offset of its
  *		entry, entry mode, calls followed, skipped, missed, in flight,
  *		pool size
+ *   breakpoints	how many breakpoint traps optprobe has taken (a hit in
+ *		a breakpoint mode takes one, or two with a trap after an
+ *		out-of-line copy)
  *   ksyms	one line per kernel symbol resolved at load: its name, and
  *		what kallsyms says is at the address resolved (so name+0x0)
  *
@@ -73,6 +76,13 @@ static int retprobes_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(retprobes);
+
+static int breakpoints_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%lu\n", op_bp_traps());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(breakpoints);
 
 static int ksyms_show(struct seq_file *m, void *v)
 {
@@ -151,6 +161,7 @@ int __init op_debugfs_init(void)
 	debugfs_create_file("sites", 0400, op_debugfs_dir, NULL, &sites_fops);
 	debugfs_create_file("slots", 0400, op_debugfs_dir, NULL, &slots_fops);
 	debugfs_create_file("retprobes", 0400, op_debugfs_dir, NULL, &retprobes_fops);
+	debugfs_create_file("breakpoints", 0400, op_debugfs_dir, NULL, &breakpoints_fops);
 	debugfs_create_file("ksyms", 0400, op_debugfs_dir, NULL, &ksyms_fops);
 	op_arch_debugfs(op_debugfs_dir);
 	return 0;

@@ -4,11 +4,31 @@
  * dispatch.h.
  */
 #include <linux/kprobes.h>
+#include <linux/module.h>
 
 #include "dispatch.h"
+#include "internal.h"
 #include "retprobe.h"
 
 DEFINE_PER_CPU(const void *, op_running);
+
+DEFINE_PER_CPU(unsigned long, op_bp_taken);
+
+/**
+ * op_bp_traps() - how many breakpoint traps optprobe has taken
+ *
+ * Return: the sum over the CPUs.
+ */
+unsigned long op_bp_traps(void)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu(op_bp_taken, cpu));
+	return n;
+}
+EXPORT_SYMBOL_NS_GPL(op_bp_traps, OPTPROBE_INTERNAL);
 
 /* op_aggr_probe's hits: every hit of its sites counts on their probes */
 static DEFINE_PER_CPU(unsigned long, op_aggr_nhit);

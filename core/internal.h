@@ -48,6 +48,9 @@ const char *op_site_reason(const struct op_site *site);
 /* api.c */
 unsigned long op_probe_hits(const struct optprobe *p);
 
+/* dispatch.c */
+unsigned long op_bp_traps(void);
+
 /* validate.c */
 int op_probe_address(const struct optprobe *p, unsigned long *addr, const char **why);
 int op_check_address(unsigned long addr, struct module **mod, const char **why);

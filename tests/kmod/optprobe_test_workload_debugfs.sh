@@ -3,7 +3,7 @@
 # Run in the guest by make check, after optprobe_test_workload.sh, while
 # optprobe_test_workload.ko's probes on vfs_read() (entry: ftrace, inside:
 # trap, as OPTPROBE_F_NOOPT asks) are registered:
-# /sys/kernel/debug/optprobe/{list,enabled,optimize}.
+# /sys/kernel/debug/optprobe/{list,breakpoints,enabled,optimize}.
 # Prints its own KTAP block.
 d=/sys/kernel/debug/optprobe
 n=0
@@ -19,17 +19,21 @@ mode_of() { awk -v w="$1" '$2 ~ "^vfs_read\\+" w "/" { print $3 }' $d/list; }
 reads() { dd if=/dev/zero of=/dev/null bs=1 count="$1" 2>/dev/null; }
 
 echo "KTAP version 1"
-echo "1..12"
+echo "1..13"
 # the ftrace site: at the entry, after an IBT ENDBR64 (x86 6.12), or after
 # the global entry (ppc64le)
 check list_shows_entry_probe_in_ftrace_mode test "$(mode_of 0x0)$(mode_of 0x4)$(mode_of 0xc)" = ftrace
 inside=$(awk '$2 ~ /^vfs_read\+/ && $3 == "trap" { print $2 }' $d/list)
 check list_shows_inside_probe_in_trap_mode test -n "$inside"
-h0=$(hits ftrace) t0=$(hits trap)
+h0=$(hits ftrace) t0=$(hits trap) b0=$(cat $d/breakpoints)
 reads 20
-h1=$(hits ftrace) t1=$(hits trap)
+h1=$(hits ftrace) t1=$(hits trap) b1=$(cat $d/breakpoints)
 check list_counts_entry_hits test "$h1" -ge $((h0 + 20))
 check list_counts_inside_hits test "$t1" -ge $((t0 + 20))
+# the trap probe's hits, and nothing else, take breakpoints: one each,
+# or two where the instruction runs out of line with a trap after it
+bp=$((b1 - b0)) th=$((t1 - t0))
+check breakpoints_one_or_two_per_trap_hit test "$bp" = "$th" -o "$bp" = $((2 * th))
 
 echo 0 > $d/enabled
 check enabled_reads_back_0 test "$(cat $d/enabled)" = 0
