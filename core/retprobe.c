@@ -110,6 +110,15 @@ static int op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 	struct optretprobe *rp = ret->rp;
 	struct op_ret_inst *inst;
 
+	/*
+	 * A task past exit_notify() runs do_exit()'s last lines, after the
+	 * task-exit hook took its calls as over: a call now may never return
+	 * (do_task_dead(), its final __schedule()).  Not followed.
+	 */
+	if (unlikely(current->exit_state)) {
+		op_count(&rp->nmissed);
+		return 0;
+	}
 	inst = op_arch_ret_get(ret);
 	if (!inst) {
 		op_count(&rp->nmissed);

@@ -309,7 +309,9 @@ typedef void (*optretprobe_handler_t)(struct optretprobe *rp, struct pt_regs *re
  * @nmissed:	calls not followed: no free instance, or recursion into an
  *		optprobe handler (at the entry, or a return that comes while
  *		an optprobe handler runs on its CPU, whose handler is then
- *		skipped, as the kernel's kretprobes skip one under a kprobe)
+ *		skipped, as the kernel's kretprobes skip one under a kprobe),
+ *		or a call made by an exiting task after exit_notify(), which
+ *		may never return (do_task_dead())
  * @priv:	private: optprobe's state while registered, else NULL
  *
  * Callers zero-initialise the struct and fill in the fields before @priv.

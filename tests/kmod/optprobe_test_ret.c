@@ -6,7 +6,7 @@
  * address and stack pointer; data from entry to return; the entry
  * handler's skip; recursion in LIFO order; disable and enable; every
  * errno; a stack trace inside a followed call; a task that exits inside
- * one.
+ * one; do_task_dead(), which never returns, missed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -553,11 +553,50 @@ static void test_task_exit(void)
 		   "%u runs, %lu missed", exit_runs, rp.nmissed);
 }
 
+static int quick_exit_thread(void *arg)
+{
+	return 0;
+}
+
+/*
+ * do_task_dead() never returns, and its callers (do_exit()) run it after
+ * optprobe's task-exit hook: it is missed, and nothing stays in flight.
+ */
+static void test_task_dead(void)
+{
+	struct module *op = optprobe_module();
+	struct task_struct *task;
+	struct optretprobe rp;
+	int base, i, ret;
+
+	exit_runs = 0;
+	ret_init(&rp, "do_task_dead", NULL, NULL, exit_ret);
+	base = op ? module_refcount(op) : 0;
+	ret = optretprobe_register(&rp);
+	if (!ktap_check(&t, op && !ret, "task_dead_register", "register: %d", ret))
+		return;
+	task = kthread_run(quick_exit_thread, NULL, "ret_dead");
+	if (!IS_ERR(task)) {
+		get_task_struct(task);
+		for (i = 0; i < 2000 && READ_ONCE(task->__state) != TASK_DEAD; i++)
+			usleep_range(1000, 2000);
+		put_task_struct(task);
+	}
+	optretprobe_unregister(&rp);
+	/* a call in flight would hold optprobe's module past the unregistration */
+	for (i = 0; i < 200 && module_refcount(op) != base; i++)
+		usleep_range(10000, 20000);
+	ktap_check(&t, !IS_ERR(task) && !exit_runs && rp.nmissed >= 1 &&
+		   module_refcount(op) == base, "task_dead_missed_not_in_flight",
+		   "%u runs, %lu missed, refcount %d (%d before)", exit_runs, rp.nmissed,
+		   module_refcount(op), base);
+}
+
 static int __init optprobe_test_ret_init(void)
 {
 	struct optretprobe rp;
 
-	ktap_start(&t, 47);
+	ktap_start(&t, 49);
 	test_unload_refused();
 	ret_init(&rp, "optprobe_target_ret_add", NULL, add_entry, add_ret);
 	rp.data_size = sizeof(void *);
@@ -572,6 +611,7 @@ static int __init optprobe_test_ret_init(void)
 	test_errno();
 	test_trace();
 	test_task_exit();
+	test_task_dead();
 	return 0;
 }
 
