@@ -62,7 +62,7 @@ static __always_inline struct op_ppc_ret_task *op_ppc_ret_slot(struct task_struc
 }
 
 /* @task's entry, or NULL. */
-static struct op_ppc_ret_task *op_ppc_ret_find(struct task_struct *task)
+static notrace struct op_ppc_ret_task *op_ppc_ret_find(struct task_struct *task)
 {
 	unsigned int i;
 
@@ -78,7 +78,7 @@ static struct op_ppc_ret_task *op_ppc_ret_find(struct task_struct *task)
 NOKPROBE_SYMBOL(op_ppc_ret_find);
 
 /* A free entry for @task, which has none, or NULL. */
-static struct op_ppc_ret_task *op_ppc_ret_claim(struct task_struct *task)
+static notrace struct op_ppc_ret_task *op_ppc_ret_claim(struct task_struct *task)
 {
 	unsigned int i;
 
@@ -94,7 +94,7 @@ static struct op_ppc_ret_task *op_ppc_ret_claim(struct task_struct *task)
 NOKPROBE_SYMBOL(op_ppc_ret_claim);
 
 /* @task gives back its entry @t. */
-static void op_ppc_ret_release(struct op_ppc_ret_task *t, struct task_struct *task)
+static void notrace op_ppc_ret_release(struct op_ppc_ret_task *t, struct task_struct *task)
 {
 	WRITE_ONCE(t->task, NULL);
 	atomic_dec(&op_ppc_ret_slot(task, 0)->homed);
@@ -113,7 +113,7 @@ void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	freelist_add(&inst->arch.free, &ret->arch.pool);
 }
 
-struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
+notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
 	struct freelist_node *node = freelist_try_get(&ret->arch.pool);
 
@@ -122,14 +122,14 @@ struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
 
-void op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
+void notrace op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	freelist_add(&inst->arch.free, &ret->arch.pool);
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_put);
 
-bool op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
+bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	atomic_t *homed = &op_ppc_ret_slot(current, 0)->homed;
 	struct op_ppc_ret_task *t = atomic_read(homed) ? op_ppc_ret_find(current) : NULL;
@@ -162,7 +162,7 @@ NOKPROBE_SYMBOL(op_arch_ret_hook);
  * Context: the returning task; from rettramp.S.
  * Return: the real return address, where the trampoline goes on.
  */
-unsigned long op_ppc_ret_return(struct pt_regs *regs)
+unsigned long notrace op_ppc_ret_return(struct pt_regs *regs)
 {
 	struct op_ppc_ret_task *t;
 	struct op_ret_inst *inst;

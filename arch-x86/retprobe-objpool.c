@@ -26,8 +26,8 @@ struct op_x86_ret_node {
 	struct op_ret_inst *inst;
 };
 
-static void op_x86_rethook_handler(struct rethook_node *node, void *data,
-				   unsigned long ret_addr, struct pt_regs *regs)
+static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data,
+					   unsigned long ret_addr, struct pt_regs *regs)
 {
 	struct op_ret_inst *inst = container_of(node, struct op_x86_ret_node, node)->inst;
 	struct op_ret *ret = data;
@@ -73,7 +73,7 @@ void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	freelist_add(&inst->arch.free, &a->pool);
 }
 
-static struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
+static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 {
 	unsigned int i, n = READ_ONCE(a->nr_rh);
 	struct rethook_node *node;
@@ -89,7 +89,7 @@ static struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 
 NOKPROBE_SYMBOL(op_x86_ret_node_get);
 
-struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
+notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
 	struct freelist_node *free = freelist_try_get(&ret->arch.pool);
 	struct rethook_node *node;
@@ -110,7 +110,7 @@ struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
 
-void op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
+void notrace op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	op_ksyms.arch.rethook_recycle(inst->arch.node);
 	freelist_add(&inst->arch.free, &ret->arch.pool);
@@ -119,7 +119,7 @@ void op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 NOKPROBE_SYMBOL(op_arch_ret_put);
 
 /* At a function's entry, in every mode, regs->sp points at the return address. */
-bool op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
+bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	op_ksyms.arch.rethook_hook(inst->arch.node, regs, false);
 	return true;

@@ -32,7 +32,8 @@
 #include "ksyms.h"
 #include "retprobe.h"
 
-static void op_x86_rethook_handler(struct rethook_node *node, void *data, struct pt_regs *regs)
+static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data,
+					   struct pt_regs *regs)
 {
 	struct op_ret_inst *inst = container_of(node, struct op_ret_inst, arch.node);
 
@@ -58,7 +59,7 @@ void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	op_ksyms.arch.rethook_add_node.fn(ret->arch.rh, &inst->arch.node);
 }
 
-struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
+notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_ksyms.arch.rethook_try_get(ret->arch.rh);
 
@@ -67,7 +68,7 @@ struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
 
-void op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
+void notrace op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	op_ksyms.arch.rethook_recycle(&inst->arch.node);
 }
@@ -79,7 +80,7 @@ NOKPROBE_SYMBOL(op_arch_ret_put);
  * address (API-NOTES), which the rethook replaces by its trampoline's.
  * Its last argument (an mcount-style entry) is not used on x86.
  */
-bool op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
+bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	op_ksyms.arch.rethook_hook(&inst->arch.node, regs, false);
 	return true;

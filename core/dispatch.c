@@ -33,7 +33,7 @@ EXPORT_SYMBOL_NS_GPL(op_bp_traps, OPTPROBE_INTERNAL);
 /* op_aggr_probe's hits: every hit of its sites counts on their probes */
 static DEFINE_PER_CPU(unsigned long, op_aggr_nhit);
 
-void op_dispatch_missed(struct op_site *site)
+void notrace op_dispatch_missed(struct op_site *site)
 {
 	struct optprobe *p;
 

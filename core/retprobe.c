@@ -104,7 +104,7 @@ static void op_ret_grow_kick(struct irq_work *work)
  * per-CPU counts need no interrupt masking to be exact (as hits' counts,
  * dispatch.h).
  */
-static int op_ret_entry(struct optprobe *p, struct pt_regs *regs)
+static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 {
 	struct op_ret *ret = container_of(p, struct op_ret, entry);
 	struct optretprobe *rp = ret->rp;
@@ -158,7 +158,7 @@ NOKPROBE_SYMBOL(op_ret_entry);
  * Context: the hit path; @p is on its site's list.
  * Return: the counter.
  */
-unsigned long *op_probe_nmissed(struct optprobe *p)
+notrace unsigned long *op_probe_nmissed(struct optprobe *p)
 {
 	if (p->pre_handler == op_ret_entry)
 		return &container_of(p, struct op_ret, entry)->rp->nmissed;
@@ -183,7 +183,7 @@ NOKPROBE_SYMBOL(op_probe_nmissed);
  *
  * Context: preemption disabled, possibly NMI.
  */
-void op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
+void notrace op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	struct op_ret *ret = inst->ret;
 	struct optretprobe *rp;
@@ -211,7 +211,7 @@ NOKPROBE_SYMBOL(op_ret_returned);
  *
  * Context: preemption disabled, possibly NMI.
  */
-void op_ret_done(struct op_ret *ret)
+void notrace op_ret_done(struct op_ret *ret)
 {
 	if (ret->auto_size)
 		atomic_inc(&ret->nfree);
@@ -226,7 +226,7 @@ NOKPROBE_SYMBOL(op_ret_done);
  *
  * Context: the exiting task, preemption disabled.
  */
-void op_ret_abandoned(struct op_ret *ret)
+void notrace op_ret_abandoned(struct op_ret *ret)
 {
 	this_cpu_inc(ret->stats->abandoned);
 	op_ret_done(ret);
