@@ -431,6 +431,11 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	int rlen, ret;
 	size_t size;
 
+	/* a detour masks interrupts with cli (tramp.S), which a PV guest's kernel cannot */
+	if (cpu_feature_enabled(X86_FEATURE_XENPV)) {
+		site->reason = "a Xen PV guest: a detour could not mask interrupts";
+		return -EOPNOTSUPP;
+	}
 	/*
 	 * First, before decoding through it: a kernel kprobe's own jump
 	 * there would read as instructions that are not the original ones.

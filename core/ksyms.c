@@ -33,6 +33,7 @@ static const struct op_ksym op_core_ksym_table[] = {
 	OP_KSYM(search_exception_tables),
 	OP_KSYM_AS(execmem_alloc, OP_EXECMEM_ALLOC),
 	OP_KSYM_AS(execmem_free, OP_EXECMEM_FREE),
+	OP_KSYM_ADDR(do_task_dead),
 };
 
 /* Every member of struct op_ksyms before .arch is a pointer with an entry above. */

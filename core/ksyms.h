@@ -25,6 +25,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleloader.h>
+#include <linux/sched/task.h>
 #include <linux/stringify.h>
 
 /* A pointer to @sym; its type is that of &sym as the kernel headers declare it. */
@@ -50,6 +51,8 @@ struct op_ksyms {
 	/* executable slots near kernel and module text (wrap-execmem.h) */
 	typeof(op_ptr_to(OP_EXECMEM_ALLOC)) execmem_alloc;
 	typeof(op_ptr_to(OP_EXECMEM_FREE)) execmem_free;
+	/* a dying task's last call: no return probe there (retprobe.c) */
+	typeof(op_ptr_to(do_task_dead)) do_task_dead;
 	struct op_arch_ksyms arch;
 };
 
@@ -63,6 +66,7 @@ struct op_ksym {
 };
 
 #define OP_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.sym }
+#define OP_KSYM_ADDR(sym) { .name = #sym, .slot = (void **)&op_ksyms.sym, .addr_only = true }
 #define OP_ARCH_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym }
 #define OP_ARCH_KSYM_ADDR(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym, \
 				 .addr_only = true }

@@ -111,11 +111,12 @@ static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 	struct op_ret_inst *inst;
 
 	/*
-	 * A task past exit_notify() runs do_exit()'s last lines, after the
-	 * task-exit hook took its calls as over: a call now may never return
-	 * (do_task_dead(), its final __schedule()).  Not followed.
+	 * A dead task's final __schedule() never returns, nor what it calls
+	 * before the switch, and its task-exit hook has run: not followed.
+	 * (Nor an interrupt's call on it in between: this may run in a trap
+	 * handler, whose context says nothing of the probed code's.)
 	 */
-	if (unlikely(current->exit_state)) {
+	if (unlikely(READ_ONCE(current->__state) == TASK_DEAD)) {
 		op_count(&rp->nmissed);
 		return 0;
 	}
@@ -289,6 +290,11 @@ static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *ent
 	if (func == (unsigned long)op_ret_exit_tp->iterator ||
 	    func == (unsigned long)op_ret_exit_tp->static_call_tramp) {
 		*why = "it calls optprobe's task-exit hook (sched_process_exit)";
+		return -EINVAL;
+	}
+	/* called after that hook, never returns: a call would stay in flight */
+	if (func == (unsigned long)op_ksyms.do_task_dead) {
+		*why = "it never returns (a dying task's last call)";
 		return -EINVAL;
 	}
 	*entry = op_ksyms.ftrace_location(func) ?: op_arch_local_entry(func);

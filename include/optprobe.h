@@ -32,7 +32,9 @@
  *    probe, where it ends at the detour (as in the kernel's own optimized
  *    kprobes).
  * Handlers run with preemption disabled, possibly in NMI context, and must
- * not sleep.
+ * not sleep.  On x86_64 the handlers of breakpoint and jump-optimized
+ * probes run with interrupts disabled, as the kernel's int3 handler runs
+ * a kprobe's; they must not enable them.
  */
 #ifndef _OPTPROBE_H
 #define _OPTPROBE_H
@@ -310,8 +312,8 @@ typedef void (*optretprobe_handler_t)(struct optretprobe *rp, struct pt_regs *re
  *		optprobe handler (at the entry, or a return that comes while
  *		an optprobe handler runs on its CPU, whose handler is then
  *		skipped, as the kernel's kretprobes skip one under a kprobe),
- *		or a call made by an exiting task after exit_notify(), which
- *		may never return (do_task_dead())
+ *		or a call made on a dead task on its way out (in its final
+ *		__schedule(), which never returns, or by an interrupt there)
  * @priv:	private: optprobe's state while registered, else NULL
  *
  * Callers zero-initialise the struct and fill in the fields before @priv.
@@ -359,8 +361,9 @@ struct optretprobe {
  *  * -EINVAL: no handler; @maxactive < 0; @symbol and @addr both or
  *    neither given; @addr is not a function's start; the function calls
  *    the sched_process_exit tracepoint's probes (its iterator, where
- *    optprobe learns that a task exits); or the entry cannot be probed
- *    (as for optprobe_register());
+ *    optprobe learns that a task exits), or is do_task_dead(), which
+ *    never returns; or the entry cannot be probed (as for
+ *    optprobe_register());
  *  * -ENOENT: unknown @symbol;
  *  * -E2BIG: @data_size > OPTRETPROBE_DATA_MAX;
  *  * -EEXIST: @rp is already registered;

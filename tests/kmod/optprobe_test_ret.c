@@ -6,7 +6,8 @@
  * address and stack pointer; data from entry to return; the entry
  * handler's skip; recursion in LIFO order; disable and enable; every
  * errno; a stack trace inside a followed call; a task that exits inside
- * one; do_task_dead(), which never returns, missed.
+ * one; a dead task's final __schedule(), which never returns, not
+ * followed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -407,6 +408,8 @@ static void test_errno(void)
 	/* it returns after optprobe's task-exit hook took the task's calls as over */
 	ret_init(&rp, "__traceiter_sched_process_exit", NULL, NULL, errno_ret);
 	check_errno("exit_tracepoint_caller", &rp, -EINVAL);
+	ret_init(&rp, "do_task_dead", NULL, NULL, errno_ret);
+	check_errno("never_returns", &rp, -EINVAL);
 
 	ret = register_kprobe(&kp);
 	if (ret) {
@@ -553,14 +556,32 @@ static void test_task_exit(void)
 		   "%u runs, %lu missed", exit_runs, rp.nmissed);
 }
 
+static struct task_struct *dead_task;
+static atomic_t dead_entries, dead_returns;
+
 static int quick_exit_thread(void *arg)
 {
 	return 0;
 }
 
+/* Only the dying task's calls are followed: no other task's stay in flight. */
+static int dead_entry(struct optretprobe *rp, struct pt_regs *regs, void *data)
+{
+	if (current != READ_ONCE(dead_task))
+		return 1;
+	atomic_inc(&dead_entries);
+	return 0;
+}
+
+static void dead_ret(struct optretprobe *rp, struct pt_regs *regs, void *data)
+{
+	atomic_inc(&dead_returns);
+}
+
 /*
- * do_task_dead() never returns, and its callers (do_exit()) run it after
- * optprobe's task-exit hook: it is missed, and nothing stays in flight.
+ * A dead task's final __schedule() never returns: it is not followed, and
+ * nothing stays in flight.  Its other calls on the way out are followed
+ * and return.  (do_task_dead(), which calls it, is refused: errno test.)
  */
 static void test_task_dead(void)
 {
@@ -569,34 +590,37 @@ static void test_task_dead(void)
 	struct optretprobe rp;
 	int base, i, ret;
 
-	exit_runs = 0;
-	ret_init(&rp, "do_task_dead", NULL, NULL, exit_ret);
+	ret_init(&rp, "__schedule", NULL, dead_entry, dead_ret);
 	base = op ? module_refcount(op) : 0;
-	ret = optretprobe_register(&rp);
+	task = kthread_create(quick_exit_thread, NULL, "ret_dead");
+	ret = IS_ERR(task) ? PTR_ERR(task) : optretprobe_register(&rp);
 	if (!ktap_check(&t, op && !ret, "task_dead_register", "register: %d", ret))
 		return;
-	task = kthread_run(quick_exit_thread, NULL, "ret_dead");
-	if (!IS_ERR(task)) {
-		get_task_struct(task);
-		for (i = 0; i < 2000 && READ_ONCE(task->__state) != TASK_DEAD; i++)
-			usleep_range(1000, 2000);
-		put_task_struct(task);
-	}
+	get_task_struct(task);
+	WRITE_ONCE(dead_task, task);
+	wake_up_process(task);
+	for (i = 0; i < 2000 && READ_ONCE(task->__state) != TASK_DEAD; i++)
+		usleep_range(1000, 2000);
+	/* past TASK_DEAD it switches away for good, inside __schedule() */
+	usleep_range(10000, 20000);
 	optretprobe_unregister(&rp);
+	WRITE_ONCE(dead_task, NULL);
+	put_task_struct(task);
 	/* a call in flight would hold optprobe's module past the unregistration */
 	for (i = 0; i < 200 && module_refcount(op) != base; i++)
 		usleep_range(10000, 20000);
-	ktap_check(&t, !IS_ERR(task) && !exit_runs && rp.nmissed >= 1 &&
-		   module_refcount(op) == base, "task_dead_missed_not_in_flight",
-		   "%u runs, %lu missed, refcount %d (%d before)", exit_runs, rp.nmissed,
-		   module_refcount(op), base);
+	ktap_check(&t, atomic_read(&dead_returns) == atomic_read(&dead_entries) &&
+		   module_refcount(op) == base, "task_dead_schedule_not_followed",
+		   "the dying task: %d calls followed, %d returned; refcount %d (%d before)",
+		   atomic_read(&dead_entries), atomic_read(&dead_returns), module_refcount(op),
+		   base);
 }
 
 static int __init optprobe_test_ret_init(void)
 {
 	struct optretprobe rp;
 
-	ktap_start(&t, 49);
+	ktap_start(&t, 50);
 	test_unload_refused();
 	ret_init(&rp, "optprobe_target_ret_add", NULL, add_entry, add_ret);
 	rp.data_size = sizeof(void *);
