@@ -301,10 +301,10 @@ static void bench_row_switches_reset(void)
 static void bench_hit_row(struct ktap *ktap, const struct bench_target *tg,
 			  unsigned long addr, const struct bench_row *row)
 {
-	unsigned long pre0, post0, pre, post, calls;
+	unsigned long pre0, post0, pre, post, calls, bp;
 	struct bench_armed a;
 	struct bench_timing t;
-	char name[64];
+	char name[64], more[32] = "";
 	int ret;
 
 	snprintf(name, sizeof(name), "hit_%s_%s", tg->name, row->name);
@@ -316,22 +316,29 @@ static void bench_hit_row(struct ktap *ktap, const struct bench_target *tg,
 
 	pre0 = bench_count(&optprobe_bench_pre_hits);
 	post0 = bench_count(&bench_post_hits);
+	bp = op_bp_traps();
 	bench_time(row->floor ? optprobe_bench_asm(OPTPROBE_BENCH_FLOOR)->fn :
 		   bench_target_fn(tg), &t);
+	bp = op_bp_traps() - bp;
 	pre = bench_count(&optprobe_bench_pre_hits) - pre0;
 	post = bench_count(&bench_post_hits) - post0;
 	bench_row_disarm(row, &a);
 
+	/* optprobe's breakpoint traps per call: exact where nothing else calls the target */
 	calls = t.calls * row->nprobes;
-	if (!ktap_check(ktap, tg->exact ? pre == calls && post == (row->post ? calls : 0) :
+	if (!ktap_check(ktap, tg->exact ? pre == calls && post == (row->post ? calls : 0) &&
+			bp % t.calls == 0 :
 			pre >= calls && post >= (row->post ? calls : 0), name,
-			"%lu pre and %lu post handler runs for %lu calls", pre, post, calls))
+			"%lu pre and %lu post handler runs, %lu breakpoint traps for %lu calls",
+			pre, post, bp, calls))
 		goto out;
-	pr_info("hit target=%s row=%s impl=%s want=%s mode=%s probes=%u n=%u runs=%u cycles=%llu ns=%llu reason=%s\n",
+	if (row->impl == BENCH_OPTPROBE)
+		snprintf(more, sizeof(more), " breakpoints=%lu", DIV_ROUND_CLOSEST(bp, t.calls));
+	pr_info("hit target=%s row=%s impl=%s want=%s mode=%s probes=%u n=%u runs=%u cycles=%llu ns=%llu%s reason=%s\n",
 		tg->name, row->name, bench_impl_name(row->impl),
 		row->impl == BENCH_NONE ? "none" : test_mode_name(row->want),
 		row->impl == BENCH_NONE ? "none" : test_mode_name(a.mode),
-		row->impl == BENCH_NONE ? 0 : row->nprobes, t.n, t.runs, t.cycles, t.ns,
+		row->impl == BENCH_NONE ? 0 : row->nprobes, t.n, t.runs, t.cycles, t.ns, more,
 		a.mode == row->want ? "" : a.reason);
 out:
 	bench_row_switches_reset();
