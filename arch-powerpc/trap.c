@@ -122,7 +122,8 @@ static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 	smp_rmb();
 	if (get_kernel_nofault(word, (u32 *)addr) || is_trap(word))
 		return NOTIFY_DONE;
-	return op_dispatch_bp_taken();
+	/* not counted: nothing tells it from a trap another patcher removed */
+	return NOTIFY_STOP;
 }
 
 NOKPROBE_SYMBOL(op_ppc_trap);

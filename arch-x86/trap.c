@@ -92,11 +92,13 @@ static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 	/*
 	 * Until op_arch_commit() syncs every CPU, one may still trap on an
 	 * int3 that disarming removed, its site unhashed meanwhile: retry
-	 * the original instruction rather than pass the trap on.
+	 * the original instruction rather than pass the trap on.  Not
+	 * counted: nothing tells this int3 from another patcher's, which
+	 * the kernel's own handlers declined for the same reason.
 	 */
 	if (*(u8 *)addr != INT3_INSN_OPCODE) {
 		regs->ip = addr;
-		return op_dispatch_bp_taken();
+		return NOTIFY_STOP;
 	}
 	return NOTIFY_DONE;
 }

@@ -66,7 +66,8 @@ DECLARE_PER_CPU(unsigned long, op_bp_taken);
  * op_dispatch_bp_taken() - count a breakpoint trap that optprobe took
  *
  * For debugfs and the benchmarks: how many traps a breakpoint mode costs
- * per hit (one, or two with a trap after an out-of-line copy).  A plain
+ * per hit (one, or two with a trap after an out-of-line copy).  A trap on
+ * a breakpoint already removed, which the CPU retries, is not one.  A plain
  * per-CPU increment: on powerpc an NMI-like interrupt that traps on a
  * probe in between may lose one, which a statistic can afford.
  *
