@@ -39,7 +39,7 @@
 #include "wrap-frame.h"
 
 /* Run the probed instruction: emulated here, or from the slot. */
-static void op_ppc_run(struct op_site *site, struct pt_regs *regs)
+static void notrace op_ppc_run(struct op_site *site, struct pt_regs *regs)
 {
 	/*
 	 * emulate_step() may decline a load or store (a fault, MSR[FP] off
@@ -62,7 +62,7 @@ NOKPROBE_SYMBOL(op_ppc_run);
  * r1.  Return from the trap with those registers, r1 included: that drops
  * the detour's frame and resumes at their nip.  MSR stays as it is now.
  */
-static void op_ppc_detour_resume(struct pt_regs *regs)
+static void notrace op_ppc_detour_resume(struct pt_regs *regs)
 {
 	const struct pt_regs *saved = (void *)regs->gpr[1] + OP_PPC_FRAME_REGS;
 
@@ -76,7 +76,7 @@ static void op_ppc_detour_resume(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(op_ppc_detour_resume);
 
-static int op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
+static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct pt_regs *regs = ((struct die_args *)data)->regs;
 	unsigned long addr = regs->nip;

@@ -29,7 +29,7 @@
 #include "jump-labels.h"
 
 /* Emulate the probed instruction (not OP_X86_OUT_OF_LINE), then the post handlers. */
-static void op_x86_emulate(struct op_site *site, struct pt_regs *regs)
+static void notrace op_x86_emulate(struct op_site *site, struct pt_regs *regs)
 {
 	const struct op_arch_site *arch = &site->arch;
 	unsigned long next = site->addr + arch->len;
@@ -55,7 +55,7 @@ static void op_x86_emulate(struct op_site *site, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(op_x86_emulate);
 
-static int op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
+static int notrace op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 {
 	struct pt_regs *regs = ((struct die_args *)data)->regs;
 	unsigned long addr = regs->ip - INT3_INSN_SIZE;

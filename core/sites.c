@@ -36,7 +36,7 @@ LIST_HEAD(op_all_sites);		/* every site, gone ones too */
 static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
 static bool op_all_enabled = true;
 
-struct op_site *op_site_lookup(unsigned long addr)
+notrace struct op_site *op_site_lookup(unsigned long addr)
 {
 	struct op_site *site;
 

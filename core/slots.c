@@ -63,7 +63,7 @@ struct op_slot_index {
 
 static struct op_slot_index __rcu *op_slot_index;
 
-static struct op_slot_area *op_slot_area_of(unsigned long addr)
+static notrace struct op_slot_area *op_slot_area_of(unsigned long addr)
 {
 	const struct op_slot_index *idx;
 	const struct op_slot_range *r;
@@ -253,7 +253,7 @@ found:
  * Context: preemption disabled (the hit path), or op_mutex held.
  * Return: the site, or NULL if @addr is in no slot.
  */
-struct op_site *op_slot_owner(unsigned long addr)
+notrace struct op_site *op_slot_owner(unsigned long addr)
 {
 	struct op_slot_area *sa = op_slot_area_of(addr);
 
