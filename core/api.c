@@ -210,14 +210,7 @@ static void op_unregister_batch(struct optprobe **ps, unsigned int n)
  */
 unsigned long op_probe_hits(const struct optprobe *p)
 {
-	unsigned long hits = 0;
-	int cpu;
-
-	if (!p->nhit)
-		return 0;
-	for_each_possible_cpu(cpu)
-		hits += READ_ONCE(*per_cpu_ptr(p->nhit, cpu));
-	return hits;
+	return p->nhit ? op_percpu_sum(p->nhit) : 0;
 }
 EXPORT_SYMBOL_NS_GPL(op_probe_hits, OPTPROBE_INTERNAL);
 

@@ -21,12 +21,7 @@ DEFINE_PER_CPU(unsigned long, op_bp_taken);
  */
 unsigned long op_bp_traps(void)
 {
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += READ_ONCE(per_cpu(op_bp_taken, cpu));
-	return n;
+	return op_percpu_sum(&op_bp_taken);
 }
 EXPORT_SYMBOL_NS_GPL(op_bp_traps, OPTPROBE_INTERNAL);
 

@@ -5,6 +5,7 @@
 
 #include <linux/dcache.h>
 #include <linux/init.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 
 #include "arch.h"
@@ -44,6 +45,17 @@ void op_site_add(struct op_site *site);
 void op_site_remove_new(struct op_site *site);
 void op_site_free_unused(struct op_site *site);
 const char *op_site_reason(const struct op_site *site);
+
+/* A per-CPU counter's sum over the CPUs, for readers off the hit path. */
+static inline unsigned long op_percpu_sum(const unsigned long __percpu *counter)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(counter, cpu));
+	return sum;
+}
 
 /* api.c */
 unsigned long op_probe_hits(const struct optprobe *p);
