@@ -29,7 +29,7 @@
 #include "jump-labels.h"
 
 /* Emulate the probed instruction (not OP_X86_OUT_OF_LINE), then the post handlers. */
-static void notrace op_x86_emulate(struct op_site *site, struct pt_regs *regs)
+static __always_inline void op_x86_emulate(struct op_site *site, struct pt_regs *regs)
 {
 	const struct op_arch_site *arch = &site->arch;
 	unsigned long next = site->addr + arch->len;
@@ -52,8 +52,6 @@ static void notrace op_x86_emulate(struct op_site *site, struct pt_regs *regs)
 	}
 	op_dispatch_post(site, regs);
 }
-
-NOKPROBE_SYMBOL(op_x86_emulate);
 
 static int notrace op_x86_int3(struct notifier_block *nb, unsigned long val, void *data)
 {

@@ -63,7 +63,8 @@ struct op_slot_index {
 
 static struct op_slot_index __rcu *op_slot_index;
 
-static notrace struct op_slot_area *op_slot_area_of(unsigned long addr)
+/* inline: on the hit path, the trap after an out-of-line copy calls op_slot_owner() */
+static __always_inline struct op_slot_area *op_slot_area_of(unsigned long addr)
 {
 	const struct op_slot_index *idx;
 	const struct op_slot_range *r;
@@ -84,8 +85,6 @@ static notrace struct op_slot_area *op_slot_area_of(unsigned long addr)
 	r = &idx->range[lo];
 	return addr - r->start < r->size ? r->sa : NULL;
 }
-
-NOKPROBE_SYMBOL(op_slot_area_of);
 
 static int op_slot_range_cmp(const void *a, const void *b)
 {
