@@ -168,6 +168,7 @@ unsigned long notrace op_ppc_ret_return(struct pt_regs *regs)
 	struct op_ret_inst *inst;
 	unsigned long ret_addr;
 	struct op_ret *ret;
+	bool live;
 
 	preempt_disable_notrace();
 	t = op_ppc_ret_find(current);
@@ -182,10 +183,10 @@ unsigned long notrace op_ppc_ret_return(struct pt_regs *regs)
 	ret_addr = inst->arch.ret_addr;
 	regs->nip = ret_addr;
 	regs->link = ret_addr;
-	op_ret_returned(inst, regs);
+	live = op_ret_returned(inst, regs);
 	ret = inst->ret;
 	freelist_add(&inst->arch.free, &ret->arch.pool);
-	op_ret_done(ret);
+	op_ret_done(ret, live);
 	preempt_enable_notrace();
 	return ret_addr;
 }

@@ -31,11 +31,11 @@ static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data
 {
 	struct op_ret_inst *inst = container_of(node, struct op_x86_ret_node, node)->inst;
 	struct op_ret *ret = data;
+	bool live = op_ret_returned(inst, regs);
 
-	op_ret_returned(inst, regs);
 	freelist_add(&inst->arch.free, &ret->arch.pool);
 	/* the rethook recycles the node next */
-	op_ret_done(ret);
+	op_ret_done(ret, live);
 }
 
 NOKPROBE_SYMBOL(op_x86_rethook_handler);

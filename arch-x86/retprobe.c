@@ -37,9 +37,8 @@ static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data
 {
 	struct op_ret_inst *inst = container_of(node, struct op_ret_inst, arch.node);
 
-	op_ret_returned(inst, regs);
 	/* the rethook recycles the node next: the pool is the rethook's own */
-	op_ret_done(data);
+	op_ret_done(data, op_ret_returned(inst, regs));
 }
 
 NOKPROBE_SYMBOL(op_x86_rethook_handler);

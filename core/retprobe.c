@@ -16,14 +16,16 @@
  * workqueue.  Growing that early leaves calls three quarters of the pool
  * to arrive in before the allocation is done, however busy the system.
  *
- * Calls in flight: each holds a reference on the probe's @inflight.
- * Unregistering takes the entry probe away, stops handlers (@dead, then a
- * grace period), takes a reference on optprobe's module and drops the
- * base reference.  The last call to return frees the probe and its
- * instances and drops the module reference, from a work item: until
- * then optprobe cannot be unloaded, since those calls return through its
- * (or the kernel's) trampoline into its code.  optprobe's unload drains
- * the workqueue, so no work item still runs its code afterwards.
+ * Calls in flight: while a probe lives, the per-CPU counts its hit paths
+ * keep anyway tell how many (followed, less returned and abandoned), at
+ * no cost of their own.  Unregistering takes the entry probe away, stops
+ * handlers (@dead, then a grace period), takes a reference on optprobe's
+ * module and counts down the calls still in flight (op_ret_drain()).
+ * The last call to return frees the probe and its instances and drops
+ * the module reference, from a work item: until then optprobe cannot be
+ * unloaded, since those calls return through its (or the kernel's)
+ * trampoline into its code.  optprobe's unload drains the workqueue, so
+ * no work item still runs its code afterwards.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,6 +43,9 @@
 /* A maxactive 0 pool: its first size (at least), and the most it grows to. */
 #define OP_RET_POOL_MIN	16
 #define OP_RET_POOL_MAX	65536U
+
+/* @draining before the count of calls in flight is known: more than could ever return */
+#define OP_RET_DRAIN_BIAS	(LONG_MAX / 2)
 
 static DEFINE_MUTEX(op_ret_mutex);	/* guards op_rets */
 static LIST_HEAD(op_rets);		/* registered return probes */
@@ -141,7 +146,7 @@ static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 		op_count(&rp->nmissed);
 		return 0;
 	}
-	percpu_ref_get(&ret->inflight);
+	/* in flight from here on: op_ret_drain() */
 	__this_cpu_inc(ret->stats->followed);
 	return 0;
 }
@@ -169,75 +174,31 @@ notrace unsigned long *op_probe_nmissed(struct optprobe *p)
 NOKPROBE_SYMBOL(op_probe_nmissed);
 
 /**
- * op_ret_returned() - a followed call returned: run the handler
- * @inst:	its instance, off its task's stack
- * @regs:	the registers at the return, instruction pointer the real
- *		return address
- *
- * Not after the probe was unregistered (@dead, checked under the same
- * preempt-disabled section that calls the handler, which
- * optretprobe_unregister() waits for).  A return on a CPU that is in an
- * optprobe handler (an interrupt's, or a call made by the handler) is a
- * miss, as the kernel's kretprobes count a return under a running kprobe;
- * and while the handler runs, probes hit on this CPU count a miss, as in
- * any optprobe handler, so the count of runs needs no interrupt masking.
- *
- * Context: preemption disabled, possibly NMI.
- */
-void notrace op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
-{
-	struct op_ret *ret = inst->ret;
-	struct optretprobe *rp;
-
-	if (READ_ONCE(ret->dead))
-		return;
-	rp = ret->rp;
-	if (__this_cpu_read(op_running)) {
-		/* maybe inside a __this_cpu_inc() of ran: a count of its own */
-		this_cpu_inc(ret->stats->nested);
-		op_count(&rp->nmissed);
-		return;
-	}
-	__this_cpu_write(op_running, inst);
-	__this_cpu_inc(ret->stats->ran);
-	rp->handler(rp, regs, inst->data);
-	__this_cpu_write(op_running, NULL);
-}
-
-NOKPROBE_SYMBOL(op_ret_returned);
-
-/**
- * op_ret_done() - a followed call's instance is back in the pool
- * @ret:	its probe, which may be freed from here on
- *
- * Context: preemption disabled, possibly NMI.
- */
-void notrace op_ret_done(struct op_ret *ret)
-{
-	if (ret->auto_size)
-		atomic_inc(&ret->nfree);
-	percpu_ref_put(&ret->inflight);
-}
-
-NOKPROBE_SYMBOL(op_ret_done);
-
-/**
  * op_ret_abandoned() - a followed call's task exited inside it
- * @ret:	its probe, which may be freed from here on
+ * @ret:	its probe, which may be freed from here on if it is dead
  *
- * Context: the exiting task, preemption disabled.
+ * Counted as op_ret_returned() counts a return, in a preempt-disabled
+ * section of its own (op_ret_drain() relies on it): the tracepoint that
+ * calls this need not disable preemption on every kernel.
+ *
+ * Context: the exiting task.
  */
 void notrace op_ret_abandoned(struct op_ret *ret)
 {
-	this_cpu_inc(ret->stats->abandoned);
-	op_ret_done(ret);
+	bool live;
+
+	preempt_disable_notrace();
+	live = !READ_ONCE(ret->dead);
+	if (live)
+		this_cpu_inc(ret->stats->abandoned);
+	op_ret_done(ret, live);
+	preempt_enable_notrace();
 }
 
 /* Free a probe no call is in flight through, and its instances. */
 static void op_ret_free(struct op_ret *ret)
 {
 	op_arch_ret_release(ret);
-	percpu_ref_exit(&ret->inflight);
 	free_percpu(ret->stats);
 	kfree(ret);
 }
@@ -258,10 +219,48 @@ static void op_ret_free_kick(struct irq_work *work)
 	queue_work(op_ret_wq, &container_of(work, struct op_ret, free_kick)->free_work);
 }
 
-/* The last call in flight returned after unregistering (any context, NMI too). */
-static void op_ret_drained(struct percpu_ref *ref)
+static void op_ret_stats_sum(struct op_ret *ret, struct op_ret_stats *sum)
 {
-	irq_work_queue(&container_of(ref, struct op_ret, inflight)->free_kick);
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct op_ret_stats *s = per_cpu_ptr(ret->stats, cpu);
+
+		sum->followed += READ_ONCE(s->followed);
+		sum->skipped += READ_ONCE(s->skipped);
+		sum->ran += READ_ONCE(s->ran);
+		sum->nested += READ_ONCE(s->nested);
+		sum->abandoned += READ_ONCE(s->abandoned);
+	}
+}
+
+/* Followed calls not returned yet (exact once the counts are final). */
+static unsigned long op_ret_in_flight(const struct op_ret_stats *sum)
+{
+	return sum->followed - sum->ran - sum->nested - sum->abandoned;
+}
+
+/*
+ * After @dead and the grace period that follows it: no call is followed
+ * any more and the counts are final, so the calls they leave in flight
+ * are those still to return, or that returned since @dead, each counting
+ * @draining down by one from OP_RET_DRAIN_BIAS.  Take the bias off less
+ * those calls: whichever reaches 0, this or the last return, frees the
+ * probe.
+ */
+static void op_ret_drain(struct op_ret *ret)
+{
+	struct op_ret_stats sum;
+	unsigned long in_flight;
+
+	op_ret_stats_sum(ret, &sum);
+	in_flight = op_ret_in_flight(&sum);
+	/* each call in flight holds an instance: more is a miscount, to leak, not free */
+	if (WARN_ON_ONCE(in_flight > READ_ONCE(ret->pool_size)))
+		return;
+	if (atomic_long_sub_and_test(OP_RET_DRAIN_BIAS - in_flight, &ret->draining))
+		queue_work(op_ret_wq, &ret->free_work);
 }
 
 /* The address of the function's entry that @rp names, as for an optprobe on symbol + 0. */
@@ -337,11 +336,10 @@ static struct op_ret *op_ret_alloc(struct optretprobe *rp, unsigned long entry)
 	ret->stats = alloc_percpu(struct op_ret_stats);
 	if (!ret->stats)
 		goto fail_free;
-	if (percpu_ref_init(&ret->inflight, op_ret_drained, 0, GFP_KERNEL))
-		goto fail_stats;
+	atomic_long_set(&ret->draining, OP_RET_DRAIN_BIAS);
 	err = op_arch_ret_prepare(ret);
 	if (err)
-		goto fail_ref;
+		goto fail_stats;
 	ret->rp = rp;
 	ret->data_size = rp->data_size;
 	ret->auto_size = !rp->maxactive;
@@ -360,8 +358,6 @@ static struct op_ret *op_ret_alloc(struct optretprobe *rp, unsigned long entry)
 	}
 	return ret;
 
-fail_ref:
-	percpu_ref_exit(&ret->inflight);
 fail_stats:
 	free_percpu(ret->stats);
 fail_free:
@@ -431,7 +427,7 @@ static void op_ret_unregister_batch(struct optretprobe **rps, unsigned int n)
 	optprobe_unregister_many(entries, k);
 	for (i = 0; i < k; i++)
 		WRITE_ONCE(container_of(entries[i], struct op_ret, entry)->dead, true);
-	/* a return that saw !dead has finished its handler */
+	/* a return that saw !dead has finished its handler and its counts */
 	synchronize_rcu();
 	for (i = 0; i < k; i++) {
 		ret = container_of(entries[i], struct op_ret, entry);
@@ -439,7 +435,7 @@ static void op_ret_unregister_batch(struct optretprobe **rps, unsigned int n)
 		irq_work_sync(&ret->grow_kick);
 		cancel_work_sync(&ret->grow_work);
 		__module_get(THIS_MODULE);
-		percpu_ref_kill(&ret->inflight);
+		op_ret_drain(ret);
 	}
 	kfree(entries);
 }
@@ -518,27 +514,16 @@ EXPORT_SYMBOL_GPL(optretprobe_mode);
 void op_ret_show(struct seq_file *m)
 {
 	struct op_ret_stats sum;
-	unsigned long in_flight;
 	struct op_ret *ret;
-	int cpu;
 
 	mutex_lock(&op_ret_mutex);
 	list_for_each_entry(ret, &op_rets, list) {
-		memset(&sum, 0, sizeof(sum));
-		for_each_possible_cpu(cpu) {
-			struct op_ret_stats *s = per_cpu_ptr(ret->stats, cpu);
-
-			sum.followed += READ_ONCE(s->followed);
-			sum.skipped += READ_ONCE(s->skipped);
-			sum.ran += READ_ONCE(s->ran);
-			sum.nested += READ_ONCE(s->nested);
-			sum.abandoned += READ_ONCE(s->abandoned);
-		}
-		in_flight = sum.followed - sum.ran - sum.nested - sum.abandoned;
+		op_ret_stats_sum(ret, &sum);
 		seq_printf(m, "0x%lx %pS %s %lu %lu %lu %lu %u\n",
 			   (unsigned long)ret->entry.addr, ret->entry.addr,
 			   op_mode_name(optprobe_mode(&ret->entry)), sum.followed, sum.skipped,
-			   READ_ONCE(ret->rp->nmissed), in_flight, READ_ONCE(ret->pool_size));
+			   READ_ONCE(ret->rp->nmissed), op_ret_in_flight(&sum),
+			   READ_ONCE(ret->pool_size));
 	}
 	mutex_unlock(&op_ret_mutex);
 }
@@ -588,4 +573,11 @@ void op_ret_exit(void)
 	tracepoint_synchronize_unregister();
 	/* the last free_work may still be running its final lines */
 	destroy_workqueue(op_ret_wq);
+	/*
+	 * And the last return its own, past its count, in a trampoline of
+	 * optprobe's (powerpc), where a preemptible kernel may have switched
+	 * it out: only a tasks-RCU grace period waits for it.
+	 */
+	if (IS_ENABLED(CONFIG_TASKS_RCU))
+		synchronize_rcu_tasks();
 }

@@ -9,7 +9,8 @@
  * runs the entry handler and has the backend hook the call's return.
  * When the call returns, the backend finds the instance again on the
  * task's own stack of instances (LIFO), and calls op_ret_returned(), then
- * gives the instance back to the pool and calls op_ret_done().  A task
+ * gives the instance back to the pool and calls op_ret_done() with what
+ * op_ret_returned() said.  A task
  * that exits inside a followed call never returns: the backend hands its
  * instances back (op_ret_abandoned()) from the sched_process_exit
  * tracepoint.
@@ -17,13 +18,14 @@
 #ifndef OPTPROBE_RETPROBE_H
 #define OPTPROBE_RETPROBE_H
 
+#include <linux/atomic.h>
 #include <linux/irq_work.h>
-#include <linux/percpu-refcount.h>
 #include <linux/workqueue.h>
 
 #include <optprobe.h>
 
 #include "arch.h"
+#include "dispatch.h"
 #include "ret-arch.h"
 
 /* Per CPU, summed for debugfs: where each call went. */
@@ -42,15 +44,16 @@ struct op_ret_stats {
  * @dead:	unregistered: handlers no longer run
  * @data_size:	bytes of data per instance
  * @auto_size:	maxactive 0: the pool grows when it runs low
- * @stats:	per CPU
- * @inflight:	a reference per followed call not returned yet, and the
- *		base one while registered; when it drops to 0 after
- *		unregistering, the probe is freed
+ * @stats:	per CPU; while the probe lives, also what tells how many
+ *		calls are in flight (followed, not returned nor abandoned)
+ * @draining:	after @dead, the calls in flight, counted down as they
+ *		return; the probe is freed when it reaches 0 (see
+ *		op_ret_drain())
  * @nfree:	instances in the pool (@auto_size only)
  * @pool_size:	instances allocated
  * @grow_kick:	the hit path asks for more instances (NMI-safe) ...
  * @grow_work:	... and they are allocated here, where sleeping is fine
- * @free_kick:	@inflight dropped to 0 (possibly in NMI) ...
+ * @free_kick:	@draining dropped to 0 (possibly in NMI) ...
  * @free_work:	... and the probe is freed here
  * @list:	in op_rets, while registered
  * @arch:	the backend's return hook and pool
@@ -62,7 +65,7 @@ struct op_ret {
 	unsigned int data_size;
 	bool auto_size;
 	struct op_ret_stats __percpu *stats;
-	struct percpu_ref inflight;
+	atomic_long_t draining;
 	atomic_t nfree;
 	unsigned int pool_size;
 	struct irq_work grow_kick;
@@ -86,9 +89,70 @@ struct op_ret_inst {
 	u8 data[] __aligned(sizeof(long));
 };
 
-/* Called by the backends on the return path, with preemption disabled. */
-void op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs);
-void op_ret_done(struct op_ret *ret);
+/*
+ * Called by the backends on the return path, with preemption disabled;
+ * inline there, since every followed call takes them.
+ */
+/**
+ * op_ret_returned() - a followed call returned: run the handler
+ * @inst:	its instance, off its task's stack
+ * @regs:	the registers at the return, instruction pointer the real
+ *		return address
+ *
+ * Not after the probe was unregistered (@dead, checked under the same
+ * preempt-disabled section that calls the handler, which
+ * optretprobe_unregister() waits for).  A return on a CPU that is in an
+ * optprobe handler (an interrupt's, or a call made by the handler) is a
+ * miss, as the kernel's kretprobes count a return under a running kprobe;
+ * and while the handler runs, probes hit on this CPU count a miss, as in
+ * any optprobe handler, so the count of runs needs no interrupt masking.
+ *
+ * The return is counted (ran or nested) only while the probe lives, in the
+ * same preempt-disabled section as the test of @dead: after the grace
+ * period that follows @dead, the counts are final, and the returns still
+ * to come are the calls op_ret_drain() counts down.
+ *
+ * Context: preemption disabled, possibly NMI.
+ * Return: whether the probe lived: what to give op_ret_done().
+ */
+static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
+{
+	struct op_ret *ret = inst->ret;
+	struct optretprobe *rp;
+
+	if (READ_ONCE(ret->dead))
+		return false;
+	rp = ret->rp;
+	if (__this_cpu_read(op_running)) {
+		/* maybe inside a __this_cpu_inc() of ran: a count of its own */
+		this_cpu_inc(ret->stats->nested);
+		op_count(&rp->nmissed);
+		return true;
+	}
+	__this_cpu_write(op_running, inst);
+	__this_cpu_inc(ret->stats->ran);
+	rp->handler(rp, regs, inst->data);
+	__this_cpu_write(op_running, NULL);
+	return true;
+}
+
+/**
+ * op_ret_done() - a followed call's instance is back in the pool
+ * @ret:	its probe, which may be freed from here on if it is dead
+ * @live:	what op_ret_returned() returned, in the same preempt-disabled
+ *		section: the return was counted
+ *
+ * Context: preemption disabled, possibly NMI.
+ */
+static __always_inline void op_ret_done(struct op_ret *ret, bool live)
+{
+	if (ret->auto_size)
+		atomic_inc(&ret->nfree);
+	/* fully ordered: every access to @ret above comes before the free */
+	if (!live && atomic_long_dec_and_test(&ret->draining))
+		irq_work_queue(&ret->free_kick);
+}
+
 void op_ret_abandoned(struct op_ret *ret);
 
 /* For op_dispatch_missed(): where a probe's misses count. */
