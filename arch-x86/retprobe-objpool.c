@@ -4,14 +4,17 @@
  * of nodes it allocates itself, fixed in number (wrap-rethook.h; 6.1's
  * is retprobe.c, which says why the return side is the kernel's rethook).
  *
- * optprobe's instances keep a lock-free pool of their own, so that the
- * core grows it as on 6.1.  A hooked call takes an instance, then a node
- * from one of the probe's rethooks: a chain of them, each twice the
- * nodes of the one before, added as instances come (16, 32, ...; 14
- * cover OP_RET_POOL_MAX), so that there is a node for every instance.
- * The rethook calls op_x86_rethook_handler() with preemption disabled,
- * regs->ip the real return address and regs->sp the caller's; the
- * handler gives the instance back, then the rethook recycles its node.
+ * Each instance rides on a node of its own for good: the probe's nodes
+ * come from a chain of rethooks, each twice the nodes of the one before,
+ * allocated as instances come (16, 32, ...; 14 cover OP_RET_POOL_MAX).  A
+ * new rethook's nodes are all taken out of its pool at once and kept
+ * aside (spare), and one goes back, carrying its instance, as each
+ * instance is added: the rethooks' pools hold only nodes with an
+ * instance, and a hooked call takes both in one.  The rethook calls
+ * op_x86_rethook_handler() with preemption disabled, regs->ip the real
+ * return address and regs->sp the caller's, then recycles the node, and
+ * with it the instance.  A task that exits inside a followed call gives
+ * its nodes back when the kernel flushes them, as its kretprobes' do.
  */
 #include <linux/kprobes.h>
 #include <linux/sched.h>
@@ -23,19 +26,19 @@
 /* A rethook's node: what the kernel hooks, and the instance riding on it. */
 struct op_x86_ret_node {
 	struct rethook_node node;
-	struct op_ret_inst *inst;
+	union {
+		struct op_ret_inst *inst;	/* in its rethook's pool, or hooked */
+		struct op_x86_ret_node *next;	/* spare: no instance yet */
+	};
 };
 
 static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data,
 					   unsigned long ret_addr, struct pt_regs *regs)
 {
 	struct op_ret_inst *inst = container_of(node, struct op_x86_ret_node, node)->inst;
-	struct op_ret *ret = data;
-	bool live = op_ret_returned(inst, regs);
 
-	freelist_add(&inst->arch.free, &ret->arch.pool);
-	/* the rethook recycles the node next */
-	op_ret_done(ret, live);
+	/* the rethook recycles the node next, and the instance with it */
+	op_ret_done(data, op_ret_returned(inst, regs));
 }
 
 NOKPROBE_SYMBOL(op_x86_rethook_handler);
@@ -47,30 +50,73 @@ int op_arch_ret_prepare(struct op_ret *ret)
 }
 
 /*
- * Process context.  A rethook that cannot be allocated leaves the instance
- * without a node: calls then find none and count as missed.
+ * A rethook's pool taken from and given to in process context: the kernel
+ * has the hit path's preemption disabled (rethook_try_get()), and so
+ * do these, one node at a time.
+ */
+static struct rethook_node *op_x86_ret_pop(struct rethook *rh)
+{
+	struct rethook_node *node;
+
+	preempt_disable();
+	node = op_ksyms.arch.rethook_try_get(rh);
+	preempt_enable();
+	return node;
+}
+
+static void op_x86_ret_push(struct rethook_node *node)
+{
+	preempt_disable();
+	op_ksyms.arch.rethook_recycle(node);
+	preempt_enable();
+}
+
+/* A new rethook of @num nodes, all of them spare; false if none could be allocated. */
+static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
+{
+	struct op_arch_ret *a = &ret->arch;
+	struct op_x86_ret_node *n;
+	struct rethook_node *node;
+	struct rethook *rh;
+
+	rh = op_ksyms.arch.rethook_alloc(ret, op_x86_rethook_handler,
+					 sizeof(struct op_x86_ret_node), num);
+	if (IS_ERR_OR_NULL(rh))
+		return false;
+	/* not published yet: no call takes from its pool meanwhile */
+	while ((node = op_x86_ret_pop(rh))) {
+		n = container_of(node, struct op_x86_ret_node, node);
+		n->next = a->spare;
+		a->spare = n;
+	}
+	/* acquire in op_x86_ret_node_get(); the pool is empty until op_arch_ret_add() refills it */
+	smp_store_release(&a->rh[a->nr_rh], rh);
+	WRITE_ONCE(a->nr_rh, a->nr_rh + 1);
+	a->nodes += num;
+	return true;
+}
+
+/*
+ * Process context; the hit path may take from the pools meanwhile.  An
+ * instance that finds no node (no rethook could be allocated) is never
+ * used: calls find the pools empty and count as missed.
  */
 void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	struct op_arch_ret *a = &ret->arch;
-	struct rethook *rh;
-	int num;
+	struct op_x86_ret_node *n;
 
 	inst->arch.next = a->all;
 	a->all = inst;
-	a->insts++;
-	if (a->insts > a->nodes && a->nr_rh < OP_X86_RETHOOKS) {
-		num = max(16U, a->nodes);
-		rh = op_ksyms.arch.rethook_alloc(ret, op_x86_rethook_handler,
-						 sizeof(struct op_x86_ret_node), num);
-		if (!IS_ERR_OR_NULL(rh)) {
-			/* published before the instance that needs it */
-			smp_store_release(&a->rh[a->nr_rh], rh);
-			WRITE_ONCE(a->nr_rh, a->nr_rh + 1);
-			a->nodes += num;
-		}
-	}
-	freelist_add(&inst->arch.free, &a->pool);
+	if (!a->spare && (a->nr_rh == OP_X86_RETHOOKS ||
+			  !op_x86_ret_more_nodes(ret, max(16U, a->nodes))))
+		return;
+	n = a->spare;
+	a->spare = n->next;
+	n->inst = inst;
+	inst->arch.node = &n->node;
+	/* into its rethook's pool, which publishes the instance with it */
+	op_x86_ret_push(&n->node);
 }
 
 static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
@@ -91,21 +137,9 @@ NOKPROBE_SYMBOL(op_x86_ret_node_get);
 
 notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
-	struct freelist_node *free = freelist_try_get(&ret->arch.pool);
-	struct rethook_node *node;
-	struct op_ret_inst *inst;
+	struct rethook_node *node = op_x86_ret_node_get(&ret->arch);
 
-	if (!free)
-		return NULL;
-	inst = container_of(free, struct op_ret_inst, arch.free);
-	node = op_x86_ret_node_get(&ret->arch);
-	if (!node) {
-		freelist_add(&inst->arch.free, &ret->arch.pool);
-		return NULL;
-	}
-	container_of(node, struct op_x86_ret_node, node)->inst = inst;
-	inst->arch.node = node;
-	return inst;
+	return node ? container_of(node, struct op_x86_ret_node, node)->inst : NULL;
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
@@ -113,7 +147,6 @@ NOKPROBE_SYMBOL(op_arch_ret_get);
 void notrace op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	op_ksyms.arch.rethook_recycle(inst->arch.node);
-	freelist_add(&inst->arch.free, &ret->arch.pool);
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_put);
@@ -128,25 +161,32 @@ bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 NOKPROBE_SYMBOL(op_arch_ret_hook);
 
 /*
- * Every call has returned (or its task is gone): the rethooks free their
- * nodes after a grace period, then themselves; the instances go now.
+ * Every call has returned (or its task is gone): the spare nodes go back
+ * to their pools, the rethooks free their nodes after a grace period
+ * (those still on a dead task's list once the kernel flushes them), then
+ * themselves; the instances go now.
  */
 void op_arch_ret_release(struct op_ret *ret)
 {
-	struct op_ret_inst *inst, *next;
+	struct op_x86_ret_node *n, *next;
+	struct op_ret_inst *inst, *inext;
 	unsigned int i;
 
+	for (n = ret->arch.spare; n; n = next) {
+		next = n->next;
+		op_x86_ret_push(&n->node);
+	}
 	for (i = 0; i < ret->arch.nr_rh; i++)
 		op_ksyms.arch.rethook_free(ret->arch.rh[i]);
-	for (inst = ret->arch.all; inst; inst = next) {
-		next = inst->arch.next;
+	for (inst = ret->arch.all; inst; inst = inext) {
+		inext = inst->arch.next;
 		kfree(inst);
 	}
 }
 
 /*
  * The nodes on current's list stay there until the kernel flushes them
- * when the task is freed; our instances on them go back to their pools.
+ * when the task is freed, and our instances with them.
  */
 void op_arch_ret_task_exit(void)
 {
@@ -154,14 +194,9 @@ void op_arch_ret_task_exit(void)
 
 	for (pos = current->rethooks.first; pos; pos = pos->next) {
 		struct rethook_node *node = container_of(pos, struct rethook_node, llist);
-		struct op_ret *ret;
 
-		if ((rethook_handler_t __force)rcu_access_pointer(node->rethook->handler) !=
+		if ((rethook_handler_t __force)rcu_access_pointer(node->rethook->handler) ==
 		    op_x86_rethook_handler)
-			continue;
-		ret = node->rethook->data;
-		freelist_add(&container_of(node, struct op_x86_ret_node, node)->inst->arch.free,
-			     &ret->arch.pool);
-		op_ret_abandoned(ret);
+			op_ret_abandoned(node->rethook->data);
 	}
 }

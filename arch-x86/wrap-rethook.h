@@ -6,8 +6,8 @@
  * instances are the nodes (retprobe.c).  Since 6.7 the pool is an objpool
  * of nodes the rethook allocates, of a number fixed by rethook_alloc(),
  * and the handler gets the return address too: optprobe's instances then
- * sit in a pool of their own, and each hooked call takes a node from one
- * of a chain of rethooks grown with the instances (retprobe-objpool.c).
+ * ride on nodes of a chain of rethooks grown with the instances
+ * (retprobe-objpool.c).
  * Kbuild.inc picks the file.
  */
 #ifndef OPTPROBE_WRAP_RETHOOK_H
@@ -18,26 +18,23 @@
 #include "wrap-kver.h"
 
 #if OP_KERNEL_AT_LEAST(6, 7)
-#include "wrap-freelist.h"
-
 /* Rethooks of 16, 32, ... nodes: enough for OP_RET_POOL_MAX instances. */
 #define OP_X86_RETHOOKS	14
 
 struct op_ret_inst;
+struct op_x86_ret_node;
 
 struct op_arch_ret {
 	struct rethook *rh[OP_X86_RETHOOKS];
 	unsigned int nr_rh;		/* rethooks in rh[] */
 	unsigned int nodes;		/* their nodes, all told */
-	unsigned int insts;		/* instances added */
-	struct freelist_head pool;	/* instances not in use */
+	struct op_x86_ret_node *spare;	/* nodes without an instance yet */
 	struct op_ret_inst *all;	/* every instance, to free them */
 };
 
 struct op_arch_ret_inst {
-	struct freelist_node free;	/* in the pool */
 	struct op_ret_inst *next;	/* in op_arch_ret.all */
-	struct rethook_node *node;	/* while hooked: the node it took */
+	struct rethook_node *node;	/* the node it rides on */
 };
 
 /* no such function: a member of no size keeps the table's shape */
