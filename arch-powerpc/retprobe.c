@@ -214,7 +214,7 @@ void op_arch_ret_task_exit(void)
 		WRITE_ONCE(t->top, inst->arch.below);
 		ret = inst->ret;
 		freelist_add(&inst->arch.free, &ret->arch.pool);
-		op_ret_abandoned(ret);
+		op_ret_abandoned(ret, true);
 	}
 	op_ppc_ret_release(t, current);
 }

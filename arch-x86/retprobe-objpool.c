@@ -5,8 +5,8 @@
  * is retprobe.c, which says why the return side is the kernel's rethook).
  *
  * Each instance rides on a node of its own for good: the probe's nodes
- * come from a chain of rethooks, each twice the nodes of the one before,
- * allocated as instances come (16, 32, ...; 14 cover OP_RET_POOL_MAX).  A
+ * come from a chain of rethooks, each of as many nodes as all before it
+ * (16 at first), allocated as instances come (14 cover OP_RET_POOL_MAX).  A
  * new rethook's nodes are all taken out of its pool at once and kept
  * aside (spare), and one goes back, carrying its instance, as each
  * instance is added: the rethooks' pools hold only nodes with an
@@ -88,10 +88,11 @@ static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 		n = container_of(node, struct op_x86_ret_node, node);
 		n->next = a->spare;
 		a->spare = n;
+		cond_resched();
 	}
-	/* acquire in op_x86_ret_node_get(); the pool is empty until op_arch_ret_add() refills it */
-	smp_store_release(&a->rh[a->nr_rh], rh);
-	WRITE_ONCE(a->nr_rh, a->nr_rh + 1);
+	WRITE_ONCE(a->rh[a->nr_rh], rh);
+	/* rh[] first (acquire: op_x86_ret_node_get()); its pool is empty until refilled */
+	smp_store_release(&a->nr_rh, a->nr_rh + 1);
 	a->nodes += num;
 	return true;
 }
@@ -121,12 +122,12 @@ void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 
 static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 {
-	unsigned int i, n = READ_ONCE(a->nr_rh);
+	/* acquire: pairs with op_x86_ret_more_nodes()'s release */
+	unsigned int i, n = smp_load_acquire(&a->nr_rh);
 	struct rethook_node *node;
 
 	for (i = 0; i < n; i++) {
-		/* acquire: pairs with op_arch_ret_add()'s release of the rethook */
-		node = op_ksyms.arch.rethook_try_get(smp_load_acquire(&a->rh[i]));
+		node = op_ksyms.arch.rethook_try_get(READ_ONCE(a->rh[i]));
 		if (node)
 			return node;
 	}
@@ -138,8 +139,17 @@ NOKPROBE_SYMBOL(op_x86_ret_node_get);
 notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_x86_ret_node_get(&ret->arch);
+	struct op_ret_inst *inst;
 
-	return node ? container_of(node, struct op_x86_ret_node, node)->inst : NULL;
+	if (!node)
+		return NULL;
+	inst = container_of(node, struct op_x86_ret_node, node)->inst;
+	/* back from a task that exited inside its call (op_arch_ret_task_exit()) */
+	if (unlikely(inst->arch.held)) {
+		inst->arch.held = false;
+		op_ret_reclaimed(ret);
+	}
+	return inst;
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
@@ -185,8 +195,8 @@ void op_arch_ret_release(struct op_ret *ret)
 }
 
 /*
- * The nodes on current's list stay there until the kernel flushes them
- * when the task is freed, and our instances with them.
+ * The nodes on current's list stay there until the kernel flushes them,
+ * one grace period after the task is reaped, and our instances with them.
  */
 void op_arch_ret_task_exit(void)
 {
@@ -195,8 +205,11 @@ void op_arch_ret_task_exit(void)
 	for (pos = current->rethooks.first; pos; pos = pos->next) {
 		struct rethook_node *node = container_of(pos, struct rethook_node, llist);
 
-		if ((rethook_handler_t __force)rcu_access_pointer(node->rethook->handler) ==
+		if ((rethook_handler_t __force)rcu_access_pointer(node->rethook->handler) !=
 		    op_x86_rethook_handler)
-			op_ret_abandoned(node->rethook->data);
+			continue;
+		/* the kernel's flush publishes it with the node */
+		container_of(node, struct op_x86_ret_node, node)->inst->arch.held = true;
+		op_ret_abandoned(node->rethook->data, false);
 	}
 }

@@ -61,8 +61,17 @@ void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_ksyms.arch.rethook_try_get(ret->arch.rh);
+	struct op_ret_inst *inst;
 
-	return node ? container_of(node, struct op_ret_inst, arch.node) : NULL;
+	if (!node)
+		return NULL;
+	inst = container_of(node, struct op_ret_inst, arch.node);
+	/* back from a task that exited inside its call (op_arch_ret_task_exit()) */
+	if (unlikely(inst->arch.held)) {
+		inst->arch.held = false;
+		op_ret_reclaimed(ret);
+	}
+	return inst;
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
@@ -104,8 +113,11 @@ void op_arch_ret_task_exit(void)
 	for (pos = current->rethooks.first; pos; pos = pos->next) {
 		struct rethook_node *node = container_of(pos, struct rethook_node, llist);
 
-		if ((rethook_handler_t __force)rcu_access_pointer(node->rethook->handler) ==
+		if ((rethook_handler_t __force)rcu_access_pointer(node->rethook->handler) !=
 		    op_x86_rethook_handler)
-			op_ret_abandoned(node->rethook->data);
+			continue;
+		/* the kernel's flush publishes it with the node, when the task is reaped */
+		container_of(node, struct op_ret_inst, arch.node)->arch.held = true;
+		op_ret_abandoned(node->rethook->data, false);
 	}
 }

@@ -18,7 +18,7 @@
 #include "wrap-kver.h"
 
 #if OP_KERNEL_AT_LEAST(6, 7)
-/* Rethooks of 16, 32, ... nodes: enough for OP_RET_POOL_MAX instances. */
+/* Rethooks of 16, 16, 32, 64, ... nodes: enough for OP_RET_POOL_MAX instances. */
 #define OP_X86_RETHOOKS	14
 
 struct op_ret_inst;
@@ -35,6 +35,7 @@ struct op_arch_ret {
 struct op_arch_ret_inst {
 	struct op_ret_inst *next;	/* in op_arch_ret.all */
 	struct rethook_node *node;	/* the node it rides on */
+	bool held;			/* by a task that exited inside its call */
 };
 
 /* no such function: a member of no size keeps the table's shape */
@@ -49,6 +50,7 @@ struct op_arch_ret {
 /* First in struct op_ret_inst: the rethook frees a node with kfree(). */
 struct op_arch_ret_inst {
 	struct rethook_node node;
+	bool held;			/* by a task that exited inside its call */
 };
 
 /* as core/ksyms.h has it (this header comes first in some files) */

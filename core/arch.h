@@ -204,8 +204,8 @@ struct pt_regs;
  * op_arch_ret_hook() - make the call whose entry @regs are return through
  *	the backend's trampoline with @inst; false if it cannot (no room to
  *	remember the call), with @inst not used.
- * op_arch_ret_release() - free the pool and every instance, all of them
- *	back in it (process context).
+ * op_arch_ret_release() - free the pool and every instance, every call
+ *	having returned or its task exited (process context).
  * op_arch_ret_task_exit() - current is exiting: its instances will never
  *	see their return; call op_ret_abandoned() for each, once it is back
  *	in its pool or in the kernel's hands.

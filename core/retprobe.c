@@ -176,6 +176,10 @@ NOKPROBE_SYMBOL(op_probe_nmissed);
 /**
  * op_ret_abandoned() - a followed call's task exited inside it
  * @ret:	its probe, which may be freed from here on if it is dead
+ * @back:	its instance is back in the pool; if not, the backend calls
+ *		op_ret_reclaimed() when a call takes it again, so that a
+ *		task that stays unreaped cannot make the pool look roomier
+ *		than it is
  *
  * Counted as op_ret_returned() counts a return, in a preempt-disabled
  * section of its own (op_ret_drain() relies on it): the tracepoint that
@@ -183,7 +187,7 @@ NOKPROBE_SYMBOL(op_probe_nmissed);
  *
  * Context: the exiting task.
  */
-void notrace op_ret_abandoned(struct op_ret *ret)
+void notrace op_ret_abandoned(struct op_ret *ret, bool back)
 {
 	bool live;
 
@@ -191,7 +195,11 @@ void notrace op_ret_abandoned(struct op_ret *ret)
 	live = !READ_ONCE(ret->dead);
 	if (live)
 		this_cpu_inc(ret->stats->abandoned);
-	op_ret_done(ret, live);
+	if (back)
+		op_ret_reclaimed(ret);
+	/* fully ordered: every access to @ret above comes before the free */
+	if (!live && atomic_long_dec_and_test(&ret->draining))
+		irq_work_queue(&ret->free_kick);
 	preempt_enable_notrace();
 }
 

@@ -10,10 +10,11 @@
  * When the call returns, the backend finds the instance again on the
  * task's own stack of instances (LIFO), and calls op_ret_returned(), then
  * gives the instance back to the pool and calls op_ret_done() with what
- * op_ret_returned() said.  A task
- * that exits inside a followed call never returns: the backend hands its
- * instances back (op_ret_abandoned()) from the sched_process_exit
- * tracepoint.
+ * op_ret_returned() said.  A task that exits inside a followed call never
+ * returns: the backend counts its calls out (op_ret_abandoned()) from the
+ * sched_process_exit tracepoint, and gives their instances back then, or
+ * (x86: they ride on the kernel's rethook nodes) when the kernel flushes
+ * the task's nodes once it is reaped.
  */
 #ifndef OPTPROBE_RETPROBE_H
 #define OPTPROBE_RETPROBE_H
@@ -137,6 +138,23 @@ static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_
 }
 
 /**
+ * op_ret_reclaimed() - an instance is free again
+ * @ret:	its probe
+ *
+ * For a pool that grows (maxactive 0), which counts its free instances.
+ * Backends call it themselves for an instance that was not back in its
+ * pool when its task exited (op_ret_abandoned()), as a call takes it
+ * again after the kernel gave it back.
+ *
+ * Context: preemption disabled, possibly NMI.
+ */
+static __always_inline void op_ret_reclaimed(struct op_ret *ret)
+{
+	if (ret->auto_size)
+		atomic_inc(&ret->nfree);
+}
+
+/**
  * op_ret_done() - a followed call's instance is back in the pool
  * @ret:	its probe, which may be freed from here on if it is dead
  * @live:	what op_ret_returned() returned, in the same preempt-disabled
@@ -146,14 +164,13 @@ static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_
  */
 static __always_inline void op_ret_done(struct op_ret *ret, bool live)
 {
-	if (ret->auto_size)
-		atomic_inc(&ret->nfree);
+	op_ret_reclaimed(ret);
 	/* fully ordered: every access to @ret above comes before the free */
 	if (!live && atomic_long_dec_and_test(&ret->draining))
 		irq_work_queue(&ret->free_kick);
 }
 
-void op_ret_abandoned(struct op_ret *ret);
+void op_ret_abandoned(struct op_ret *ret, bool back);
 
 /* For op_dispatch_missed(): where a probe's misses count. */
 unsigned long *op_probe_nmissed(struct optprobe *p);
