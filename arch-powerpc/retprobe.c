@@ -108,9 +108,10 @@ int op_arch_ret_prepare(struct op_ret *ret)
 	return 0;
 }
 
-void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
+int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	freelist_add(&inst->arch.free, &ret->arch.pool);
+	return 0;
 }
 
 notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)

@@ -98,26 +98,27 @@ static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 }
 
 /*
- * Process context; the hit path may take from the pools meanwhile.  An
- * instance that finds no node (no rethook could be allocated) is never
- * used: calls find the pools empty and count as missed.
+ * Process context; the hit path may take from the pools meanwhile.
+ * -ENOMEM: no node for the instance (the chain is full, or no rethook
+ * could be allocated), which the core then does not count.
  */
-void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
+int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	struct op_arch_ret *a = &ret->arch;
 	struct op_x86_ret_node *n;
 
-	inst->arch.next = a->all;
-	a->all = inst;
 	if (!a->spare && (a->nr_rh == OP_X86_RETHOOKS ||
 			  !op_x86_ret_more_nodes(ret, max(16U, a->nodes))))
-		return;
+		return -ENOMEM;
+	inst->arch.next = a->all;
+	a->all = inst;
 	n = a->spare;
 	a->spare = n->next;
 	n->inst = inst;
 	inst->arch.node = &n->node;
 	/* into its rethook's pool, which publishes the instance with it */
 	op_x86_ret_push(&n->node);
+	return 0;
 }
 
 static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
@@ -139,17 +140,8 @@ NOKPROBE_SYMBOL(op_x86_ret_node_get);
 notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_x86_ret_node_get(&ret->arch);
-	struct op_ret_inst *inst;
 
-	if (!node)
-		return NULL;
-	inst = container_of(node, struct op_x86_ret_node, node)->inst;
-	/* back from a task that exited inside its call (op_arch_ret_task_exit()) */
-	if (unlikely(inst->arch.held)) {
-		inst->arch.held = false;
-		op_ret_reclaimed(ret);
-	}
-	return inst;
+	return node ? container_of(node, struct op_x86_ret_node, node)->inst : NULL;
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
@@ -209,7 +201,7 @@ void op_arch_ret_task_exit(void)
 		    op_x86_rethook_handler)
 			continue;
 		/* the kernel's flush publishes it with the node */
-		container_of(node, struct op_x86_ret_node, node)->inst->arch.held = true;
+		container_of(node, struct op_x86_ret_node, node)->inst->held = true;
 		op_ret_abandoned(node->rethook->data, false);
 	}
 }

@@ -53,25 +53,17 @@ int op_arch_ret_prepare(struct op_ret *ret)
 	return 0;
 }
 
-void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
+int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	op_ksyms.arch.rethook_add_node.fn(ret->arch.rh, &inst->arch.node);
+	return 0;
 }
 
 notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_ksyms.arch.rethook_try_get(ret->arch.rh);
-	struct op_ret_inst *inst;
 
-	if (!node)
-		return NULL;
-	inst = container_of(node, struct op_ret_inst, arch.node);
-	/* back from a task that exited inside its call (op_arch_ret_task_exit()) */
-	if (unlikely(inst->arch.held)) {
-		inst->arch.held = false;
-		op_ret_reclaimed(ret);
-	}
-	return inst;
+	return node ? container_of(node, struct op_ret_inst, arch.node) : NULL;
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_get);
@@ -117,7 +109,7 @@ void op_arch_ret_task_exit(void)
 		    op_x86_rethook_handler)
 			continue;
 		/* the kernel's flush publishes it with the node, when the task is reaped */
-		container_of(node, struct op_ret_inst, arch.node)->arch.held = true;
+		container_of(node, struct op_ret_inst, arch.node)->held = true;
 		op_ret_abandoned(node->rethook->data, false);
 	}
 }

@@ -35,7 +35,6 @@ struct op_arch_ret {
 struct op_arch_ret_inst {
 	struct op_ret_inst *next;	/* in op_arch_ret.all */
 	struct rethook_node *node;	/* the node it rides on */
-	bool held;			/* by a task that exited inside its call */
 };
 
 /* no such function: a member of no size keeps the table's shape */
@@ -50,7 +49,6 @@ struct op_arch_ret {
 /* First in struct op_ret_inst: the rethook frees a node with kfree(). */
 struct op_arch_ret_inst {
 	struct rethook_node node;
-	bool held;			/* by a task that exited inside its call */
 };
 
 /* as core/ksyms.h has it (this header comes first in some files) */

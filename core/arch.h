@@ -198,7 +198,8 @@ struct pt_regs;
  *
  * op_arch_ret_prepare() - set up @ret->arch with an empty pool.
  * op_arch_ret_add() - put a new instance into the pool (process context;
- *	the hit path may take from the pool meanwhile).
+ *	the hit path may take from the pool meanwhile); -ENOMEM if the
+ *	backend has no room for it, which the caller then frees.
  * op_arch_ret_get() - take an instance from the pool, or NULL.
  * op_arch_ret_put() - give back an instance that was not hooked.
  * op_arch_ret_hook() - make the call whose entry @regs are return through
@@ -211,7 +212,7 @@ struct pt_regs;
  *	in its pool or in the kernel's hands.
  */
 int op_arch_ret_prepare(struct op_ret *ret);
-void op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst);
+int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst);
 struct op_ret_inst *op_arch_ret_get(struct op_ret *ret);
 void op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst);
 bool op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs);

@@ -67,13 +67,18 @@ static void op_ret_warn(const struct optretprobe *rp, const char *what, const ch
 static int op_ret_grow(struct op_ret *ret, unsigned int n)
 {
 	struct op_ret_inst *inst;
+	int err;
 
 	while (n--) {
 		inst = kzalloc(struct_size(inst, data, ret->data_size), GFP_KERNEL);
 		if (!inst)
 			return -ENOMEM;
 		inst->ret = ret;
-		op_arch_ret_add(ret, inst);
+		err = op_arch_ret_add(ret, inst);
+		if (err) {
+			kfree(inst);
+			return err;
+		}
 		WRITE_ONCE(ret->pool_size, ret->pool_size + 1);
 		if (ret->auto_size)
 			atomic_inc(&ret->nfree);
@@ -130,6 +135,10 @@ static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 		op_count(&rp->nmissed);
 		return 0;
 	}
+	if (unlikely(inst->held)) {
+		inst->held = false;
+		op_ret_reclaimed(ret);
+	}
 	if (ret->auto_size && op_ret_pool_low(ret, atomic_dec_return(&ret->nfree)))
 		irq_work_queue(&ret->grow_kick);
 	if (rp->entry_handler && rp->entry_handler(rp, regs, inst->data)) {
@@ -176,10 +185,10 @@ NOKPROBE_SYMBOL(op_probe_nmissed);
 /**
  * op_ret_abandoned() - a followed call's task exited inside it
  * @ret:	its probe, which may be freed from here on if it is dead
- * @back:	its instance is back in the pool; if not, the backend calls
- *		op_ret_reclaimed() when a call takes it again, so that a
- *		task that stays unreaped cannot make the pool look roomier
- *		than it is
+ * @back:	its instance is back in the pool; if not, the backend has set
+ *		its ->held, and it counts free again only when a call takes
+ *		it (op_ret_entry()), so that a task that stays unreaped
+ *		cannot make the pool look roomier than it is
  *
  * Counted as op_ret_returned() counts a return, in a preempt-disabled
  * section of its own (op_ret_drain() relies on it): the tracepoint that

@@ -82,11 +82,14 @@ struct op_ret {
  * @arch:	the backend's part; first, since the x86 rethook frees
  *		instances itself by it
  * @ret:	the probe it belongs to
+ * @held:	its task exited inside its call, and the backend gave it back
+ *		to the pool only later (op_ret_abandoned())
  * @data:	struct optretprobe.data_size bytes for the handlers
  */
 struct op_ret_inst {
 	struct op_arch_ret_inst arch;
 	struct op_ret *ret;
+	bool held;
 	u8 data[] __aligned(sizeof(long));
 };
 
@@ -142,9 +145,6 @@ static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_
  * @ret:	its probe
  *
  * For a pool that grows (maxactive 0), which counts its free instances.
- * Backends call it themselves for an instance that was not back in its
- * pool when its task exited (op_ret_abandoned()), as a call takes it
- * again after the kernel gave it back.
  *
  * Context: preemption disabled, possibly NMI.
  */
