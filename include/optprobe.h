@@ -322,7 +322,10 @@ typedef void (*optretprobe_handler_t)(struct optretprobe *rp, struct pt_regs *re
  * the entry handler skipped plus @nmissed.  A followed call's handler runs
  * when it returns even if the probe was disabled in the meantime (but not
  * after optretprobe_unregister()).  A call whose task exits inside the
- * function never returns: its instance is reclaimed and no handler runs.
+ * function never returns: no handler runs, and its instance is reclaimed
+ * (powerpc: as the task exits; x86_64: once the task is reaped, when the
+ * kernel gives back its rethook nodes, as for its own kretprobes; a
+ * @maxactive pool has one instance fewer until then).
  *
  * Stack traces taken while calls are in flight (dump_stack() inside the
  * function, /proc/PID/stack of a task sleeping in it) give no unwinder
