@@ -206,9 +206,7 @@ void notrace op_ret_abandoned(struct op_ret *ret, bool back)
 		this_cpu_inc(ret->stats->abandoned);
 	if (back)
 		op_ret_reclaimed(ret);
-	/* fully ordered: every access to @ret above comes before the free */
-	if (!live && atomic_long_dec_and_test(&ret->draining))
-		irq_work_queue(&ret->free_kick);
+	op_ret_over(ret, live);
 	preempt_enable_notrace();
 }
 

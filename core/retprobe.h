@@ -154,6 +154,17 @@ static __always_inline void op_ret_reclaimed(struct op_ret *ret)
 		atomic_inc(&ret->nfree);
 }
 
+/*
+ * A call of a dead probe is over (!@live): one fewer for op_ret_drain() to
+ * wait for.  Fully ordered: every access to @ret before it comes before
+ * the free.
+ */
+static __always_inline void op_ret_over(struct op_ret *ret, bool live)
+{
+	if (!live && atomic_long_dec_and_test(&ret->draining))
+		irq_work_queue(&ret->free_kick);
+}
+
 /**
  * op_ret_done() - a followed call's instance is back in the pool
  * @ret:	its probe, which may be freed from here on if it is dead
@@ -165,9 +176,7 @@ static __always_inline void op_ret_reclaimed(struct op_ret *ret)
 static __always_inline void op_ret_done(struct op_ret *ret, bool live)
 {
 	op_ret_reclaimed(ret);
-	/* fully ordered: every access to @ret above comes before the free */
-	if (!live && atomic_long_dec_and_test(&ret->draining))
-		irq_work_queue(&ret->free_kick);
+	op_ret_over(ret, live);
 }
 
 void op_ret_abandoned(struct op_ret *ret, bool back);
