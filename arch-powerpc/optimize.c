@@ -272,11 +272,17 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 	op_ppc_text_unlock();
 }
 
+/* What a jump goes back to: the trap, or the original (site->unopt_disarm). */
+static ppc_inst_t op_ppc_unjump_insn(const struct op_site *site)
+{
+	return site->unopt_disarm ? site->arch.insn : op_ppc_trap_insn(site);
+}
+
 /*
- * Back to the traps.  Tasks still inside a detour finish it: it stays
- * until its site is freed.  A jump that a kernel kprobe took over stays:
- * the kprobe saved it as the instruction it displaced and will write it
- * back.
+ * Back to the traps, or straight to the original instructions.  Tasks
+ * still inside a detour finish it: it stays until its site is freed.  A
+ * jump that a kernel kprobe took over stays: the kprobe saved it as the
+ * instruction it displaced and will write it back.
  */
 void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 {
@@ -286,7 +292,7 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 	list_for_each_entry_safe(site, tmp, sites, opt_list)
 		if (!op_ppc_word_is(site, op_ppc_jump_insn(site)))
 			list_move_tail(&site->opt_list, held);
-	op_ppc_patch_sites(sites, op_ppc_jump_insn, op_ppc_trap_insn);
+	op_ppc_patch_sites(sites, op_ppc_jump_insn, op_ppc_unjump_insn);
 	op_ppc_text_unlock();
 }
 

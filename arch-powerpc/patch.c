@@ -346,7 +346,9 @@ static void *op_ppc_core_area(unsigned long addr, void **slots, unsigned int *ns
  * veneer of the stubs it may hold: a page allocated anywhere may turn out
  * to be in reach of a probe, and serve its stub.
  */
-void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots)
+/* A page at most: room near probed text is scarce, and the kernel's cache has slots, not pages. */
+void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void **slots,
+			      unsigned int *nslots)
 {
 	void *page;
 

@@ -514,19 +514,17 @@ static bool op_x86_may_optimize(const struct op_site *site)
  * They hold int3 meanwhile, so that the kernel's kprobes, which decode
  * through optprobe's jmp into the middle of that instruction, find no
  * instruction boundary there to optimize a kprobe of their own over the
- * place the detour returns to.  @original: put the original tail back.
+ * place the detour returns to.  op_arch_unoptimize() puts them back.
  */
-static void op_x86_region_tail(const struct op_site *site, bool original)
+static void op_x86_region_tail(const struct op_site *site)
 {
-	u8 int3s[OP_X86_REGION_MAX], now[OP_X86_REGION_MAX];
+	u8 int3s[OP_X86_REGION_MAX];
 	unsigned int len = site->arch.rlen - JMP32_INSN_SIZE;
-	void *tail = (void *)site->addr + JMP32_INSN_SIZE;
 
 	if (!len)
 		return;
 	memset(int3s, INT3_INSN_OPCODE, len);
-	memcpy(now, tail, len);
-	op_x86_poke_dead(tail, original ? site->arch.region + JMP32_INSN_SIZE : int3s, len, now);
+	op_x86_poke_text((void *)site->addr + JMP32_INSN_SIZE, int3s, len);
 }
 
 /*
@@ -551,38 +549,61 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 	}
 	op_ksyms.arch.text_poke_finish();
 	list_for_each_entry(site, sites, opt_list)
-		op_x86_region_tail(site, false);
+		op_x86_region_tail(site);
 	op_x86_text_unlock();
 }
 
 /*
- * Back to the int3 and the original bytes after it, in one batch.  While
- * the batch runs, a CPU meeting the first byte is sent to the detour, as
- * the jmp being removed would.  A site with a kernel kprobe anywhere in
- * its region keeps its jmp: one on its first byte saved the jmp as the
- * instruction it displaced and will write it back.
+ * Back to the int3 and the original bytes after it, or to the original
+ * instruction (site->unopt_disarm), in one batch of three steps with a
+ * sync of every CPU after each, as the kernel's own batches go: an int3
+ * over each jmp's first byte; the rest of the region, jmp's tail and all,
+ * in one write; then the first byte, where the original goes back.
+ * While the batch runs a CPU meeting the int3 is sent to the detour
+ * (op_x86_int3(), site->arch.to_detour, set here also for a site whose
+ * jmp a kernel kprobe wrote back), as the jmp being removed would send
+ * it; the detour runs the whole original region.  The kernel's text_poke_queue() would
+ * take a write more per site: it writes at most one instruction's 5 bytes
+ * at a time, so the region's tail would need a write of its own.
+ *
+ * A site with a kernel kprobe anywhere in its region keeps its jmp: one
+ * on its first byte saved the jmp as the instruction it displaced and
+ * will write it back.  So does one with a kernel kprobe close before it,
+ * whose own jump may replace bytes of the jmp: the kernel copied them as
+ * instructions of its region, to run from its detour and to write back.
  */
 void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 {
-	u8 jmp[JMP32_INSN_SIZE], bp[JMP32_INSN_SIZE];
+	static const u8 int3 = INT3_INSN_OPCODE;
+	u8 jmp[JMP32_INSN_SIZE];
 	struct op_site *site, *tmp;
+	unsigned long addr;
 
 	op_x86_text_lock();
 	list_for_each_entry_safe(site, tmp, sites, opt_list) {
-		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)site->addr, site->detour,
+		addr = site->addr;
+		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)addr, site->detour,
 				JMP32_INSN_SIZE);
-		if (op_x86_kprobe_in(site->addr, site->addr + site->arch.rlen) ||
-		    memcmp((void *)site->addr, jmp, JMP32_INSN_SIZE)) {
+		if (op_x86_kprobe_in(addr - OP_X86_KPROBE_REACH, addr + site->arch.rlen) ||
+		    memcmp((void *)addr, jmp, JMP32_INSN_SIZE)) {
 			list_move_tail(&site->opt_list, held);
 			continue;
 		}
-		/* first the tail: nothing runs it before the jmp is gone */
-		op_x86_region_tail(site, true);
-		bp[0] = INT3_INSN_OPCODE;
-		memcpy(bp + 1, site->arch.region + 1, JMP32_INSN_SIZE - 1);
-		op_ksyms.arch.text_poke_queue((void *)site->addr, bp, JMP32_INSN_SIZE, jmp);
+		WRITE_ONCE(site->arch.to_detour, true);
+		op_x86_poke_text((void *)addr, &int3, INT3_INSN_SIZE);
 	}
-	op_ksyms.arch.text_poke_finish();
+	if (list_empty(sites))
+		goto out;
+	op_x86_sync();
+	list_for_each_entry(site, sites, opt_list)
+		op_x86_poke_text((void *)site->addr + 1, &site->arch.region[1],
+				 site->arch.rlen - 1);
+	op_x86_sync();
+	list_for_each_entry(site, sites, opt_list)
+		if (site->unopt_disarm)
+			op_x86_poke_text((void *)site->addr, site->arch.region, INT3_INSN_SIZE);
+	op_arch_commit();
+out:
 	op_x86_text_unlock();
 }
 

@@ -55,8 +55,29 @@ void op_x86_text_unlock(void)
 	mutex_unlock(op_ksyms.arch.kprobe_mutex);
 }
 
-/* An int3 was written or removed since the last op_arch_commit(). */
+/* Text at a probe was written since the last op_arch_commit() or op_x86_sync(). */
 static bool op_x86_unsynced;
+
+/*
+ * Text at a probe, with the text locks held.  No CPU runs the new bytes
+ * for sure before the next sync (op_x86_sync(), op_arch_commit()).
+ */
+void op_x86_poke_text(void *addr, const void *bytes, size_t len)
+{
+	u8 old[OP_X86_REGION_MAX];
+
+	memcpy(old, addr, len);
+	op_ksyms.arch.text_poke(addr, bytes, len);
+	op_ksyms.arch.perf_event_text_poke(addr, old, len, bytes, len);
+	op_x86_unsynced = true;
+}
+
+/* Every CPU serializes: from now on none runs text written before. */
+void op_x86_sync(void)
+{
+	op_ksyms.arch.text_poke_sync();
+	op_x86_unsynced = false;
+}
 
 int op_arch_arm(struct op_site *site)
 {
@@ -65,10 +86,7 @@ int op_arch_arm(struct op_site *site)
 
 	op_x86_text_lock();
 	if (op_x86_may_arm(site)) {
-		op_ksyms.arch.text_poke((void *)site->addr, &int3, INT3_INSN_SIZE);
-		op_ksyms.arch.perf_event_text_poke((void *)site->addr, site->arch.insn,
-						   INT3_INSN_SIZE, &int3, INT3_INSN_SIZE);
-		op_x86_unsynced = true;
+		op_x86_poke_text((void *)site->addr, &int3, INT3_INSN_SIZE);
 		ret = 0;
 	}
 	op_x86_text_unlock();
@@ -85,34 +103,16 @@ void op_arch_disarm(struct op_site *site)
 	 * original as its own and puts it back itself.
 	 */
 	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE &&
-	    !op_x86_kprobe_in(site->addr, site->addr + 1)) {
-		op_ksyms.arch.text_poke((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
-		op_ksyms.arch.perf_event_text_poke((void *)site->addr, &now, INT3_INSN_SIZE,
-						   site->arch.insn, INT3_INSN_SIZE);
-		op_x86_unsynced = true;
-	}
+	    !op_x86_kprobe_in(site->addr, site->addr + 1))
+		op_x86_poke_text((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
 	op_x86_text_unlock();
-}
-
-/*
- * Text no CPU runs (a jmp's region past the jmp), with the text locks
- * held: no sync needed before it is reached, the one of op_arch_commit()
- * or of the batch that makes it reachable is enough.
- */
-void op_x86_poke_dead(void *addr, const void *bytes, size_t len, const void *old)
-{
-	op_ksyms.arch.text_poke(addr, bytes, len);
-	op_ksyms.arch.perf_event_text_poke(addr, old, len, bytes, len);
-	op_x86_unsynced = true;
 }
 
 void op_arch_commit(void)
 {
 	lockdep_assert_held(&op_mutex);
-	if (!op_x86_unsynced)
-		return;
-	op_ksyms.arch.text_poke_sync();
-	op_x86_unsynced = false;
+	if (op_x86_unsynced)
+		op_x86_sync();
 }
 
 void op_arch_slot_write(void *dst, const void *src, size_t len)
@@ -128,24 +128,25 @@ bool op_arch_slot_reaches(const void *slot, unsigned long addr)
 	return true;
 }
 
-void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots)
+void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void **slots,
+			      unsigned int *nslots)
 {
-	void *page = op_execmem_alloc(PAGE_SIZE);
+	void *text = op_execmem_alloc(size);
 	struct vm_struct *area;
 
-	if (!page)
+	if (!text)
 		return NULL;
 	/* vfree() must restore the direct map that set_memory_ro() changes */
-	area = op_ksyms.arch.find_vm_area(page);
+	area = op_ksyms.arch.find_vm_area(text);
 	area->flags |= VM_FLUSH_RESET_PERMS;
 	/* unused slot bytes trap */
-	memset(page, INT3_INSN_OPCODE, PAGE_SIZE);
+	memset(text, INT3_INSN_OPCODE, size);
 	/* read-only first, then executable: never writable and executable */
-	op_ksyms.arch.set_memory_ro((unsigned long)page, 1);
-	op_ksyms.arch.set_memory_x((unsigned long)page, 1);
-	*slots = page;
-	*nslots = PAGE_SIZE / OP_SLOT_SIZE;
-	return page;
+	op_ksyms.arch.set_memory_ro((unsigned long)text, size >> PAGE_SHIFT);
+	op_ksyms.arch.set_memory_x((unsigned long)text, size >> PAGE_SHIFT);
+	*slots = text;
+	*nslots = size / OP_SLOT_SIZE;
+	return text;
 }
 
 void op_arch_slot_area_free(void *area)

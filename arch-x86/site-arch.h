@@ -82,7 +82,8 @@ bool op_x86_symbol_prefixed(unsigned long addr, const char * const *prefixes);
 
 /* patch.c */
 void op_x86_poke(void *addr, const void *bytes, size_t len);
-void op_x86_poke_dead(void *addr, const void *bytes, size_t len, const void *old);
+void op_x86_poke_text(void *addr, const void *bytes, size_t len);
+void op_x86_sync(void);
 void op_x86_text_lock(void);
 void op_x86_text_unlock(void);
 

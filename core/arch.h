@@ -137,7 +137,10 @@ void op_arch_commit(void);
  * to @failed with site->reason set and stays a breakpoint.
  *
  * op_arch_unoptimize() - put the breakpoints of optimized @sites back, in
- * one batch.  Their detours stay valid for tasks still inside.  Under the
+ * one batch, or the original instruction where site->unopt_disarm says
+ * so (op_arch_disarm() in the same batch).  Their detours stay valid for
+ * tasks still inside, and the breakpoint handler sends hits to them until
+ * op_arch_opt_unprepare(), which follows.  Under the
  * kernel's text lock, it first looks for kernel kprobes in each site's
  * whole patched region: a site with one there keeps its jump (the
  * kprobe saved it as the instruction it displaced, and writes it back
@@ -174,12 +177,15 @@ const char *op_arch_opt_blocked(const struct op_site *site);
  * instructions and detours, cut into OP_SLOT_SIZE slots.
  * op_arch_slot_area_alloc() returns one, in reach of @addr if @near
  * (op_arch_slot_reaches()), or NULL; its slots are the *@nslots from
- * *@slots on, which is OP_SLOT_SIZE-aligned.  RW mappings are not
+ * *@slots on, which is OP_SLOT_SIZE-aligned.  @size (whole pages) is what
+ * the core would like it to span; a backend whose areas must lie where
+ * room is scarce may give less.  RW mappings are not
  * required: slots are written with op_arch_slot_write(), through the
  * kernel's own text patching.  Freed (op_arch_slot_area_free()) only
  * after the grace period.
  */
-void *op_arch_slot_area_alloc(unsigned long addr, bool near, void **slots, unsigned int *nslots);
+void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void **slots,
+			      unsigned int *nslots);
 bool op_arch_slot_reaches(const void *slot, unsigned long addr);
 void op_arch_slot_area_free(void *area);
 void op_arch_slot_write(void *dst, const void *src, size_t len);

@@ -13,8 +13,9 @@
  *      |              | '--cancel----+------------------'                |   | wanted again
  *      |              |              v                                   v   |
  *      '-- disarm --  | <--retry-- PARKED, REFUSED       held by a kernel kprobe
- *                     |                                                  |
- *                     '----------- unoptimize ---------------- UNOPTIMIZING
+ *      |              |                                                  |
+ *      |              '----------- unoptimize ---------------- UNOPTIMIZING
+ *      '------------------------ unoptimize, not wanted: from either ----'
  *
  * The moves, from a row to a column ("x": legal; anything else is a bug):
  *
@@ -23,8 +24,8 @@
  *   ARMED            x              x                                     x            x
  *   QUEUED                   x             x                              x      x     x
  *   PREPARED                 x                     x                      x            x
- *   OPTIMIZED                x                               x                         x
- *   UNOPTIMIZING             x                     x                                   x
+ *   OPTIMIZED        x       x                               x                         x
+ *   UNOPTIMIZING     x       x                     x                                   x
  *   PARKED           x       x      x                                                  x
  *   REFUSED          x                                                                 x
  *   GONE
@@ -36,8 +37,10 @@
  * jump and its detour stay until the kprobe leaves, or until the site is
  * wanted optimized again.  A disarmed site goes UNOPTIMIZING too when a
  * kernel kprobe turns out to have copied its jump just before it was
- * taken out (op_arch_detour_reached()).  GONE: the module holding it was
- * unloaded.
+ * taken out (op_arch_detour_reached()).  A site with a jump that is no
+ * longer wanted armed goes straight back to its original text, in the
+ * same batch that takes the other jumps out.  GONE: the module holding it
+ * was unloaded.
  */
 #ifndef OPTPROBE_OPT_STATE_H
 #define OPTPROBE_OPT_STATE_H
@@ -66,8 +69,10 @@ static const unsigned int op_opt_moves[OP_ST_NR] = {
 				  OP_ST_BIT(REFUSED) | OP_ST_BIT(GONE),
 	[OP_ST_PREPARED]	= OP_ST_BIT(ARMED) | OP_ST_BIT(OPTIMIZED) | OP_ST_BIT(PARKED) |
 				  OP_ST_BIT(GONE),
-	[OP_ST_OPTIMIZED]	= OP_ST_BIT(ARMED) | OP_ST_BIT(UNOPTIMIZING) | OP_ST_BIT(GONE),
-	[OP_ST_UNOPTIMIZING]	= OP_ST_BIT(ARMED) | OP_ST_BIT(OPTIMIZED) | OP_ST_BIT(GONE),
+	[OP_ST_OPTIMIZED]	= OP_ST_BIT(DISARMED) | OP_ST_BIT(ARMED) | OP_ST_BIT(UNOPTIMIZING) |
+				  OP_ST_BIT(GONE),
+	[OP_ST_UNOPTIMIZING]	= OP_ST_BIT(DISARMED) | OP_ST_BIT(ARMED) | OP_ST_BIT(OPTIMIZED) |
+				  OP_ST_BIT(GONE),
 	[OP_ST_PARKED]		= OP_ST_BIT(DISARMED) | OP_ST_BIT(ARMED) | OP_ST_BIT(QUEUED) |
 				  OP_ST_BIT(GONE),
 	[OP_ST_REFUSED]		= OP_ST_BIT(DISARMED) | OP_ST_BIT(GONE),

@@ -129,7 +129,8 @@ int op_site_arm(struct op_site *site)
 void op_site_disarm(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
-	if (!op_site_move(site, OP_ST_DISARMED))
+	/* a jump goes only with op_opt_unoptimize() */
+	if (WARN_ON_ONCE(op_site_jumps(site)) || !op_site_move(site, OP_ST_DISARMED))
 		return;
 	op_site_list(site, NULL);
 	if (site->ftrace)
@@ -271,9 +272,12 @@ static int op_site_cmp(void *priv, const struct list_head *a, const struct list_
  * @sites:	sites with a jump, linked by ->opt_list; they stay on it but
  *		for those a kernel kprobe holds
  *
- * A site whose jump a kernel kprobe holds goes (or stays) UNOPTIMIZING:
- * onto the list the work looks at again.  While any is there, optprobe
- * stays loaded: its detours' code is optprobe's.
+ * A site no longer wanted armed goes to DISARMED instead, its original
+ * text back in the same batch: not a breakpoint first and then the
+ * original, which would write every site's first byte twice.  A site
+ * whose jump a kernel kprobe holds goes (or stays) UNOPTIMIZING: onto the
+ * list the work looks at again.  While any is there, optprobe stays
+ * loaded: its detours' code is optprobe's.
  */
 void op_opt_unoptimize(struct list_head *sites)
 {
@@ -285,12 +289,19 @@ void op_opt_unoptimize(struct list_head *sites)
 		return;
 	/* callers unregister in any order: one batch, not one per step back */
 	list_sort(NULL, sites, op_site_cmp);
+	list_for_each_entry(site, sites, opt_list)
+		site->unopt_disarm = !op_site_wanted(site);
 	op_arch_unoptimize(sites, &held);
 	list_for_each_entry(site, sites, opt_list) {
 		op_arch_opt_unprepare(site);
 		if (site->state == OP_ST_UNOPTIMIZING)
 			module_put(THIS_MODULE);
-		op_site_move(site, OP_ST_ARMED);
+		if (site->unopt_disarm) {
+			op_site_move(site, OP_ST_DISARMED);
+			site->reason = NULL;
+		} else {
+			op_site_move(site, OP_ST_ARMED);
+		}
 	}
 	list_for_each_entry_safe(site, tmp, &held, opt_list) {
 		if (site->state == OP_ST_OPTIMIZED) {
@@ -344,13 +355,13 @@ int op_opt_make_room(unsigned long addr)
 	}
 	op_opt_unoptimize(&unopt);
 	list_for_each_entry_safe(site, tmp, &unopt, opt_list) {
-		site->reason = "another probe inside the bytes its jump would replace";
-		if (op_site_wanted(site)) {
+		if (site->state == OP_ST_ARMED) {
+			site->reason = "another probe inside the bytes its jump would replace";
 			op_opt_park(site);
 			continue;
 		}
-		/* a site without probes that waited for a kernel kprobe to go */
-		op_site_disarm(site);
+		/* a site without probes that waited for a kernel kprobe to go: disarmed */
+		op_site_list(site, NULL);
 		op_opt_recheck_soon();
 	}
 	for (back = 1; back < OP_OPT_SPAN; back++) {

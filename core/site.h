@@ -38,6 +38,7 @@ struct op_site {
 	struct optprobe *sole;		/* the hit path's probe to call (sites.c) */
 	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
 	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
+	bool unopt_disarm;		/* unoptimized to the original, not the breakpoint */
 	void *slot;			/* out-of-line copy, or NULL */
 	void *detour;			/* jump-optimization detour, or NULL */
 	struct list_head release;	/* on a list of sites to free */

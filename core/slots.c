@@ -7,8 +7,12 @@
  * Areas come from the backend (op_arch_slot_area_alloc()), which places
  * them where the copies work: within rel32 reach of all kernel and module
  * text on x86_64, within a branch's reach of the probed text on powerpc.
- * An area is a page, or less: on powerpc, a slot of the kernel's own
- * detour cache near kernel text.
+ * An area is a page at first, and larger ones (up to OP_SLOT_AREA_MAX)
+ * as the space held grows, so that registering or unregistering
+ * thousands of probes allocates and frees tens of areas, not hundreds:
+ * each one's permissions change and its freeing flushes every CPU's TLB.
+ * A backend may give less: on powerpc, a page, or a slot of the kernel's
+ * own detour cache near kernel text.
  * Each slot records the site that owns it, so that a backend's trap
  * handler can find the site from an address inside a slot
  * (op_slot_owner()) without any per-CPU state: a task may be preempted or
@@ -47,6 +51,28 @@ struct op_slot_area {
 
 static LIST_HEAD(op_slot_areas);
 static unsigned int op_slot_nr_areas;
+static unsigned long op_slot_bytes;	/* the slot space of op_slot_areas */
+
+/* An eighth of the space held, in whole pages, from one page to OP_SLOT_AREA_MAX. */
+#define OP_SLOT_AREA_MAX	(16 * PAGE_SIZE)
+
+static size_t op_slot_area_size(void)
+{
+	return clamp_t(size_t, PAGE_ALIGN(op_slot_bytes / 8), PAGE_SIZE, OP_SLOT_AREA_MAX);
+}
+
+static void op_slot_area_listed(struct op_slot_area *sa, bool listed)
+{
+	if (listed) {
+		list_add(&sa->list, &op_slot_areas);
+		op_slot_nr_areas++;
+		op_slot_bytes += sa->nslots * OP_SLOT_SIZE;
+	} else {
+		list_del(&sa->list);
+		op_slot_nr_areas--;
+		op_slot_bytes -= sa->nslots * OP_SLOT_SIZE;
+	}
+}
 
 /*
  * The areas of op_slot_areas sorted by address, for lookups: each one's
@@ -134,16 +160,12 @@ static int op_slot_areas_unlist(struct list_head *areas)
 {
 	struct op_slot_area *sa;
 
-	list_for_each_entry(sa, areas, free) {
-		list_del(&sa->list);
-		op_slot_nr_areas--;
-	}
+	list_for_each_entry(sa, areas, free)
+		op_slot_area_listed(sa, false);
 	if (!op_slot_index_publish())
 		return 0;
-	list_for_each_entry(sa, areas, free) {
-		list_add(&sa->list, &op_slot_areas);
-		op_slot_nr_areas++;
-	}
+	list_for_each_entry(sa, areas, free)
+		op_slot_area_listed(sa, true);
 	return -ENOMEM;
 }
 
@@ -153,10 +175,10 @@ static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 	struct op_slot_area *sa;
 	void *area, *text;
 
-	area = op_arch_slot_area_alloc(addr, near, &text, &nslots);
+	area = op_arch_slot_area_alloc(addr, near, op_slot_area_size(), &text, &nslots);
 	if (!area)
 		return NULL;
-	sa = kzalloc(struct_size(sa, owner, nslots), GFP_KERNEL);
+	sa = kvzalloc(struct_size(sa, owner, nslots), GFP_KERNEL);
 	if (!sa) {
 		op_arch_slot_area_free(area);
 		return NULL;
@@ -164,14 +186,12 @@ static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 	sa->area = area;
 	sa->text = text;
 	sa->nslots = nslots;
-	list_add(&sa->list, &op_slot_areas);
-	op_slot_nr_areas++;
+	op_slot_area_listed(sa, true);
 	if (op_slot_index_publish()) {
 		/* no index ever held it: it goes at once */
-		list_del(&sa->list);
-		op_slot_nr_areas--;
+		op_slot_area_listed(sa, false);
 		op_arch_slot_area_free(area);
-		kfree(sa);
+		kvfree(sa);
 		return NULL;
 	}
 	return sa;
@@ -232,7 +252,7 @@ int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 		if (!op_slot_areas_unlist(&unfit)) {
 			synchronize_rcu();
 			op_arch_slot_area_free(sa->area);
-			kfree(sa);
+			kvfree(sa);
 		}
 		return -ENOMEM;
 	}
@@ -350,7 +370,7 @@ void op_slots_release(struct list_head *sites)
 	synchronize_rcu();
 	list_for_each_entry_safe(sa, tmp, &empty, free) {
 		op_arch_slot_area_free(sa->area);
-		kfree(sa);
+		kvfree(sa);
 	}
 }
 

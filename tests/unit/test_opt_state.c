@@ -24,10 +24,10 @@ static const struct { enum op_opt_state from, to; } legal[] = {
 	{ S(QUEUED), S(GONE) },
 	{ S(PREPARED), S(ARMED) },	{ S(PREPARED), S(OPTIMIZED) },
 	{ S(PREPARED), S(PARKED) },	{ S(PREPARED), S(GONE) },
-	{ S(OPTIMIZED), S(ARMED) },	{ S(OPTIMIZED), S(UNOPTIMIZING) },
-	{ S(OPTIMIZED), S(GONE) },
-	{ S(UNOPTIMIZING), S(ARMED) },	{ S(UNOPTIMIZING), S(OPTIMIZED) },
-	{ S(UNOPTIMIZING), S(GONE) },
+	{ S(OPTIMIZED), S(DISARMED) },	{ S(OPTIMIZED), S(ARMED) },
+	{ S(OPTIMIZED), S(UNOPTIMIZING) },	{ S(OPTIMIZED), S(GONE) },
+	{ S(UNOPTIMIZING), S(DISARMED) },	{ S(UNOPTIMIZING), S(ARMED) },
+	{ S(UNOPTIMIZING), S(OPTIMIZED) },	{ S(UNOPTIMIZING), S(GONE) },
 	{ S(PARKED), S(DISARMED) },	{ S(PARKED), S(ARMED) },
 	{ S(PARKED), S(QUEUED) },	{ S(PARKED), S(GONE) },
 	{ S(REFUSED), S(DISARMED) },	{ S(REFUSED), S(GONE) },
@@ -43,24 +43,30 @@ static int listed(unsigned int from, unsigned int to)
 	return 0;
 }
 
-/* Lives a site leads; each must be a walk of legal moves. */
-static const enum op_opt_state lives[][8] = {
+/* Lives a site leads, each up to END; each must be a walk of legal moves. */
+#define END	OP_ST_NR
+
+static const enum op_opt_state lives[][9] = {
 	/* registered, optimized, unregistered */
-	{ S(DISARMED), S(ARMED), S(QUEUED), S(PREPARED), S(OPTIMIZED), S(ARMED), S(DISARMED) },
-	/* a kernel kprobe holds the jump, then leaves */
-	{ S(OPTIMIZED), S(UNOPTIMIZING), S(ARMED), S(DISARMED) },
+	{ S(DISARMED), S(ARMED), S(QUEUED), S(PREPARED), S(OPTIMIZED), S(DISARMED), END },
+	/* optimized, then a post handler its detour cannot run; disabled */
+	{ S(DISARMED), S(ARMED), S(QUEUED), S(PREPARED), S(OPTIMIZED), S(ARMED), S(DISARMED), END },
+	/* a kernel kprobe holds the jump of an unregistered site, then leaves */
+	{ S(OPTIMIZED), S(UNOPTIMIZING), S(DISARMED), END },
+	/* ... of a site still wanted armed */
+	{ S(OPTIMIZED), S(UNOPTIMIZING), S(ARMED), S(DISARMED), END },
 	/* held, then wanted optimized again */
-	{ S(OPTIMIZED), S(UNOPTIMIZING), S(OPTIMIZED), S(GONE) },
+	{ S(OPTIMIZED), S(UNOPTIMIZING), S(OPTIMIZED), S(GONE), END },
 	/* refused for now, retried, optimized */
-	{ S(ARMED), S(QUEUED), S(PARKED), S(QUEUED), S(PREPARED), S(OPTIMIZED) },
+	{ S(ARMED), S(QUEUED), S(PARKED), S(QUEUED), S(PREPARED), S(OPTIMIZED), END },
 	/* its text changed while prepared; disarmed while parked */
-	{ S(QUEUED), S(PREPARED), S(PARKED), S(DISARMED) },
+	{ S(QUEUED), S(PREPARED), S(PARKED), S(DISARMED), END },
 	/* refused for good, disarmed, armed again */
-	{ S(ARMED), S(QUEUED), S(REFUSED), S(DISARMED), S(ARMED) },
+	{ S(ARMED), S(QUEUED), S(REFUSED), S(DISARMED), S(ARMED), END },
 	/* a kernel kprobe copied the jump as it was taken out */
-	{ S(OPTIMIZED), S(ARMED), S(DISARMED), S(UNOPTIMIZING), S(ARMED), S(DISARMED) },
+	{ S(OPTIMIZED), S(DISARMED), S(UNOPTIMIZING), S(DISARMED), END },
 	/* a probe inside its jump: back to the breakpoint, parked */
-	{ S(OPTIMIZED), S(ARMED), S(PARKED), S(ARMED), S(DISARMED) },
+	{ S(OPTIMIZED), S(ARMED), S(PARKED), S(ARMED), S(DISARMED), END },
 };
 
 static void check_moves(void)
@@ -97,7 +103,7 @@ static void check_lives(void)
 	for (i = 0; i < ARRAY_SIZE(lives); i++) {
 		enum op_opt_state state = lives[i][0];
 
-		for (j = 1; j < ARRAY_SIZE(lives[i]) && (j == 1 || lives[i][j]); j++)
+		for (j = 1; lives[i][j] != END; j++)
 			bad += !op_opt_move(&state, lives[i][j]);
 	}
 	unit_check(!bad, "lives_are_walks_of_legal_moves", "%u illegal steps", bad);
@@ -124,10 +130,11 @@ static void check_properties(void)
 	/* the text changes only on the moves that own them */
 	unit_check(!op_opt_move_legal(S(DISARMED), S(OPTIMIZED)) &&
 		   !op_opt_move_legal(S(QUEUED), S(OPTIMIZED)) &&
-		   !op_opt_move_legal(S(OPTIMIZED), S(DISARMED)) &&
-		   !op_opt_move_legal(S(UNOPTIMIZING), S(DISARMED)) &&
+		   !op_opt_move_legal(S(ARMED), S(OPTIMIZED)) &&
+		   !op_opt_move_legal(S(OPTIMIZED), S(QUEUED)) &&
+		   !op_opt_move_legal(S(OPTIMIZED), S(PARKED)) &&
 		   !op_opt_move_legal(S(DISARMED), S(PREPARED)),
-		   "a_jump_is_only_made_from_prepared_and_undone_to_armed", "table");
+		   "a_jump_is_only_made_from_prepared_and_undone_to_armed_or_disarmed", "table");
 }
 
 int main(void)
