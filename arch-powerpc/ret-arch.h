@@ -11,9 +11,11 @@
 #include <linux/types.h>
 
 struct op_ret_inst;
+struct op_ppc_ret_task;
 
 struct op_arch_ret {
 	struct freelist_head pool;
+	struct op_ret_inst * __percpu *hot;	/* per CPU, one free instance or NULL */
 };
 
 struct op_arch_ret_inst {
@@ -21,7 +23,8 @@ struct op_arch_ret_inst {
 	struct op_ret_inst *below;	/* the call below it on its task's stack */
 	unsigned long ret_addr;		/* the real return address */
 	unsigned long sp;		/* r1 at the entry, which the return restores */
-	bool claimed;			/* it took its task's entry in the table */
+	struct op_ppc_ret_task *home;	/* the table entry at its task's hash, if */
+					/* it took its task's entry; else NULL */
 };
 
 /* Where every followed call returns to first (rettramp.S), and what it calls. */

@@ -139,7 +139,7 @@ static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 		inst->held = false;
 		op_ret_reclaimed(ret);
 	}
-	if (ret->auto_size && op_ret_pool_low(ret, atomic_dec_return(&ret->nfree)))
+	if (ret->auto_size && op_ret_pool_low(ret, atomic_dec_return_relaxed(&ret->nfree)))
 		irq_work_queue(&ret->grow_kick);
 	if (rp->entry_handler && rp->entry_handler(rp, regs, inst->data)) {
 		op_arch_ret_put(ret, inst);
