@@ -162,6 +162,12 @@ noinline __noipa int optprobe_target_ret_errno(int x)
 }
 EXPORT_SYMBOL_GPL(optprobe_target_ret_errno);
 
+noinline __noipa int optprobe_target_ret_cpus(int x)
+{
+	return x * 5 + 2;
+}
+EXPORT_SYMBOL_GPL(optprobe_target_ret_cpus);
+
 noinline __noipa unsigned long optprobe_target_ret_storm(unsigned long x)
 {
 	return OPTPROBE_TARGET_RET_STORM(x);

@@ -47,11 +47,12 @@ bool optprobe_target_ret_unload_start(void);
 int optprobe_target_ret_add(int a, int b, int c, int d, int e, int f);
 /* x * 3 + 1, for the probes by address */
 long optprobe_target_ret_value(long x);
-/* x * 5 + 2: data, skip, disable/enable, errno, storm each have one */
+/* x * 5 + 2: data, skip, disable/enable, errno, cpus, storm each have one */
 int optprobe_target_ret_data(int x);
 int optprobe_target_ret_skip(int x);
 int optprobe_target_ret_toggle(int x);
 int optprobe_target_ret_errno(int x);
+int optprobe_target_ret_cpus(int x);
 unsigned long optprobe_target_ret_storm(unsigned long x);
 #define OPTPROBE_TARGET_RET_STORM(x)	((x) * 5 + 2)
 

@@ -4,18 +4,21 @@
  * while a call is in flight through a probe already unregistered; by
  * symbol and by address with the exact arguments, return value, return
  * address and stack pointer; data from entry to return; the entry
- * handler's skip; recursion in LIFO order; disable and enable; every
+ * handler's skip; one instance following calls on every CPU in turn;
+ * recursion in LIFO order; disable and enable; every
  * errno; a stack trace inside a followed call; a task that exits inside
  * one; a dead task's final __schedule(), which never returns, not
  * followed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/sched/task.h>
+#include <linux/workqueue.h>
 
 #include "ksyms.h"
 #include "optprobe_target_ret.h"
@@ -311,6 +314,53 @@ static void test_recursion(void)
 		   "%u runs, level %d: depth %d value %d, caller got %d/%d, %lu missed",
 		   rec.n, i, i < DEPTH ? rec.depth[i] : -1, i < DEPTH ? rec.value[i] : -1,
 		   got, value, rp.nmissed);
+}
+
+/* ---- one instance, calls on every CPU in turn ---- */
+
+static unsigned int cpus_runs, cpus_bad;
+
+static void cpus_ret(struct optretprobe *rp, struct pt_regs *regs, void *data)
+{
+	cpus_bad += regs_return_value(regs) != raw_smp_processor_id() * 5 + 2;
+	cpus_runs++;
+}
+
+static long cpus_call(void *arg)
+{
+	int cpu = raw_smp_processor_id();
+
+	return optprobe_target_ret_cpus(cpu) != cpu * 5 + 2;
+}
+
+/*
+ * maxactive 1, one call at a time: whichever CPU the last call returned
+ * on, the next one, on another CPU, finds the instance and is followed.
+ */
+static void test_cpus(void)
+{
+	unsigned int calls = 0, wrong = 0;
+	struct optretprobe rp;
+	int cpu, round, ret;
+
+	ret_init(&rp, "optprobe_target_ret_cpus", NULL, NULL, cpus_ret);
+	rp.maxactive = 1;
+	ret = optretprobe_register(&rp);
+	if (!ktap_check(&t, !ret, "cpus_register", "register: %d", ret))
+		return;
+	cpus_read_lock();
+	for (round = 0; round < 2; round++) {
+		for_each_online_cpu(cpu) {
+			wrong += work_on_cpu(cpu, cpus_call, NULL) != 0;
+			calls++;
+		}
+	}
+	cpus_read_unlock();
+	optretprobe_unregister(&rp);
+	ktap_check(&t, calls >= 2 && cpus_runs == calls && !cpus_bad && !wrong && !rp.nmissed,
+		   "one_instance_follows_calls_on_every_cpu",
+		   "%u calls, %u runs (%u on another CPU than called), %u wrong, %lu missed",
+		   calls, cpus_runs, cpus_bad, wrong, rp.nmissed);
 }
 
 /* ---- disable and enable ---- */
@@ -620,7 +670,7 @@ static int __init optprobe_test_ret_init(void)
 {
 	struct optretprobe rp;
 
-	ktap_start(&t, 50);
+	ktap_start(&t, 52);
 	test_unload_refused();
 	ret_init(&rp, "optprobe_target_ret_add", NULL, add_entry, add_ret);
 	rp.data_size = sizeof(void *);
@@ -630,6 +680,7 @@ static int __init optprobe_test_ret_init(void)
 	check_call("addr", &rp, false);
 	test_data();
 	test_skip();
+	test_cpus();
 	test_recursion();
 	test_disable();
 	test_errno();
