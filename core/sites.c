@@ -22,6 +22,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
+#include <linux/rcupdate_wait.h>
 #include <linux/slab.h>
 
 #include "arch.h"
@@ -54,12 +55,14 @@ NOKPROBE_SYMBOL(op_site_lookup);
  * period), and on a preemptible kernel a task may be preempted inside a
  * slot (a tasks-RCU grace period, needed only when slots are involved;
  * optprobe does not load on a preemptible kernel without tasks-RCU).
+ * Both at once, not one after the other.
  */
 void op_quiesce(bool slots)
 {
-	synchronize_rcu();
 	if (slots && IS_ENABLED(CONFIG_TASKS_RCU))
-		synchronize_rcu_tasks();
+		synchronize_rcu_mult(call_rcu, call_rcu_tasks);
+	else
+		synchronize_rcu();
 }
 
 /* Should @site be armed: not gone, an enabled probe, probing switched on? */
