@@ -568,9 +568,11 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
  *
  * A site with a kernel kprobe anywhere in its region keeps its jmp: one
  * on its first byte saved the jmp as the instruction it displaced and
- * will write it back.  So does one with a kernel kprobe close before it,
- * whose own jump may replace bytes of the jmp: the kernel copied them as
- * instructions of its region, to run from its detour and to write back.
+ * will write it back.  So does one with a kernel kprobe close before it:
+ * were the kernel to jump-optimize that kprobe, its jump would replace
+ * bytes of ours, copied as instructions of its region to run from its
+ * detour and to be written back.  Whether the kernel's checks would
+ * refuse such a region is not relied on.
  */
 void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 {
