@@ -344,9 +344,9 @@ static void *op_ppc_core_area(unsigned long addr, void **slots, unsigned int *ns
  * Near kernel text, a slot of the kernel's cache; near module text, or
  * anywhere for trap-mode slots, a page.  Every area starts with the
  * veneer of the stubs it may hold: a page allocated anywhere may turn out
- * to be in reach of a probe, and serve its stub.
+ * to be in reach of a probe, and serve its stub.  Never more than a page,
+ * whatever @size asks: room near probed text is scarce.
  */
-/* A page at most: room near probed text is scarce, and the kernel's cache has slots, not pages. */
 void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void **slots,
 			      unsigned int *nslots)
 {

@@ -23,8 +23,7 @@ struct op_arch_ret_inst {
 	struct op_ret_inst *below;	/* the call below it on its task's stack */
 	unsigned long ret_addr;		/* the real return address */
 	unsigned long sp;		/* r1 at the entry, which the return restores */
-	struct op_ppc_ret_task *home;	/* the table entry at its task's hash, if */
-					/* it took its task's entry; else NULL */
+	struct op_ppc_ret_task *home;	/* its task's hash entry, if it claimed one */
 };
 
 /* Where every followed call returns to first (rettramp.S), and what it calls. */

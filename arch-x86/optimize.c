@@ -562,9 +562,10 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
  * While the batch runs a CPU meeting the int3 is sent to the detour
  * (op_x86_int3(), site->arch.to_detour, set here also for a site whose
  * jmp a kernel kprobe wrote back), as the jmp being removed would send
- * it; the detour runs the whole original region.  The kernel's text_poke_queue() would
- * take a write more per site: it writes at most one instruction's 5 bytes
- * at a time, so the region's tail would need a write of its own.
+ * it; the detour runs the whole original region.  The kernel's
+ * text_poke_queue() would take a write more per site: it writes at most
+ * one instruction's 5 bytes at a time, so the region's tail would need a
+ * write of its own.
  *
  * A site with a kernel kprobe anywhere in its region keeps its jmp: one
  * on its first byte saved the jmp as the instruction it displaced and

@@ -61,17 +61,18 @@ static size_t op_slot_area_size(void)
 	return clamp_t(size_t, PAGE_ALIGN(op_slot_bytes / 8), PAGE_SIZE, OP_SLOT_AREA_MAX);
 }
 
-static void op_slot_area_listed(struct op_slot_area *sa, bool listed)
+static void op_slot_area_link(struct op_slot_area *sa)
 {
-	if (listed) {
-		list_add(&sa->list, &op_slot_areas);
-		op_slot_nr_areas++;
-		op_slot_bytes += sa->nslots * OP_SLOT_SIZE;
-	} else {
-		list_del(&sa->list);
-		op_slot_nr_areas--;
-		op_slot_bytes -= sa->nslots * OP_SLOT_SIZE;
-	}
+	list_add(&sa->list, &op_slot_areas);
+	op_slot_nr_areas++;
+	op_slot_bytes += sa->nslots * OP_SLOT_SIZE;
+}
+
+static void op_slot_area_unlink(struct op_slot_area *sa)
+{
+	list_del(&sa->list);
+	op_slot_nr_areas--;
+	op_slot_bytes -= sa->nslots * OP_SLOT_SIZE;
 }
 
 /*
@@ -161,11 +162,11 @@ static int op_slot_areas_unlist(struct list_head *areas)
 	struct op_slot_area *sa;
 
 	list_for_each_entry(sa, areas, free)
-		op_slot_area_listed(sa, false);
+		op_slot_area_unlink(sa);
 	if (!op_slot_index_publish())
 		return 0;
 	list_for_each_entry(sa, areas, free)
-		op_slot_area_listed(sa, true);
+		op_slot_area_link(sa);
 	return -ENOMEM;
 }
 
@@ -186,10 +187,10 @@ static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 	sa->area = area;
 	sa->text = text;
 	sa->nslots = nslots;
-	op_slot_area_listed(sa, true);
+	op_slot_area_link(sa);
 	if (op_slot_index_publish()) {
 		/* no index ever held it: it goes at once */
-		op_slot_area_listed(sa, false);
+		op_slot_area_unlink(sa);
 		op_arch_slot_area_free(area);
 		kvfree(sa);
 		return NULL;
