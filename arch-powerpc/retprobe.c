@@ -4,33 +4,24 @@
  * (no CONFIG_RETHOOK) and its kretprobes keep their instances in a list
  * of task_struct's that only they may use, so optprobe keeps its own:
  *
+ *  - every instance owns one of op_ret_trampoline's stubs (rettramp.S),
+ *    one instruction each, from its allocation to its free, and
+ *    op_ppc_ret_stub_inst[] maps the stub back to it;
  *  - at the entry, the link register in pt_regs holds the return address
  *    (API-NOTES).  op_arch_ret_hook() keeps it in the instance and puts
- *    op_ret_trampoline (rettramp.S) there instead; every entry mode loads
- *    the link register back from pt_regs (ftrace's regs caller, the
- *    detour's restore, the interrupt return);
- *  - each task inside a followed call has an entry in op_ppc_ret_tasks,
- *    found by hashing its task_struct: the top of its stack of instances,
- *    newest first, linked by ->below.  The entry at a task's hash counts
- *    (->homed) the tasks of that hash holding an entry: where it is 0, the
- *    task holds none, and its first call is hooked without a search;
- *  - the function returns to op_ret_trampoline, which saves a pt_regs and
- *    calls op_ppc_ret_return(): it pops the task's newest instance, whose
- *    real return address the trampoline then returns to.
+ *    the instance's stub there instead; every entry mode loads the link
+ *    register back from pt_regs (ftrace's regs caller, the detour's
+ *    restore, the interrupt return);
+ *  - the function returns to the stub, and the trampoline calls
+ *    op_ppc_ret_return() with it: the stub names the call that returned,
+ *    so the return path looks nothing up by task, takes no lock and makes
+ *    no atomic access but the pool's.  Recursion and interrupts need
+ *    nothing more: each call returns to its own stub.
  *
- * The table is lock-free.  An entry belongs to one task, and only that
- * task changes it: a call's entry and return, and interrupts (NMIs too)
- * on that task, which run to completion inside whatever they interrupted
- * and leave the stack as they found it.  A task takes a free entry with
- * cmpxchg() at its first followed call, within OP_PPC_RET_REACH entries
- * of its hash, and gives it back when that call returns (->claimed): a
- * call that finds no room is missed.  So the table holds only the tasks
- * inside followed calls right now, at most OP_PPC_RET_TASKS.
- *
- * Stack traces: the probed function saves op_ret_trampoline as its
- * return address, so a trace shows the trampoline in the caller's place,
- * then follows the back chain on through the rest: powerpc's unwinder
- * walks frames, not return addresses, and does not warn.
+ * Stack traces: the probed function saves the stub as its return
+ * address, so a trace shows op_ret_trampoline in the caller's place, then
+ * follows the back chain on through the rest: powerpc's unwinder walks
+ * frames, not return addresses, and does not warn.
  *
  * Pools: a lock-free list per probe, and per CPU a place for one free
  * instance (->hot), where a return leaves its instance and the next entry
@@ -41,78 +32,30 @@
  * does not call the function: a pool of N follows N calls at once,
  * wherever they come from.
  *
- * A task exiting inside followed calls: op_arch_ret_task_exit() gives its
- * instances back to their pools and frees its entry.
+ * A task exiting inside followed calls: op_arch_ret_task_exit() walks its
+ * stack as the unwinder does and gives back the instances whose stubs
+ * its frames hold as return addresses (each marks its task and its
+ * caller's frame, so that a stale stub left in a frame is never taken for
+ * a call in flight).  A call exits the task only through calls of its
+ * own, whose frames keep the return address: a leaf function cannot exit.
  */
-#include <linux/hash.h>
+#include <linux/idr.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 
 #include "retprobe.h"
 
-#define OP_PPC_RET_TASKS	8192
-#define OP_PPC_RET_REACH	16
+/* The instance that owns each stub, or NULL; instances are freed after a grace period. */
+static struct op_ret_inst *op_ppc_ret_stub_inst[OP_PPC_RET_STUBS];
+static DEFINE_IDA(op_ppc_ret_stubs);
 
-struct op_ppc_ret_task {
-	struct task_struct *task;	/* NULL: free */
-	struct op_ret_inst *top;	/* its newest call in flight */
-	atomic_t homed;			/* entries held by tasks of this hash */
-};
-
-/* A task's entry is within OP_PPC_RET_REACH of its hash, with no wrap. */
-static struct op_ppc_ret_task op_ppc_ret_tasks[OP_PPC_RET_TASKS + OP_PPC_RET_REACH - 1];
-
-/*
- * The entry at @task's hash.  task_structs are cache-line aligned: the
- * bits below carry nothing, and a 32-bit multiplicative hash of the rest
- * spreads them as well as hash_ptr() does, in fewer instructions.
- */
-static __always_inline struct op_ppc_ret_task *op_ppc_ret_home(struct task_struct *task)
+static __always_inline unsigned long op_ppc_ret_stub_index(unsigned long stub)
 {
-	u32 bits = (unsigned long)task >> L1_CACHE_SHIFT;
-
-	return &op_ppc_ret_tasks[hash_32(bits, ilog2(OP_PPC_RET_TASKS))];
-}
-
-/* @task's entry, or NULL. */
-static __always_inline struct op_ppc_ret_task *op_ppc_ret_find(struct task_struct *task)
-{
-	struct op_ppc_ret_task *t = op_ppc_ret_home(task);
-	struct op_ppc_ret_task *end = t + OP_PPC_RET_REACH;
-
-	for (; t < end; t++)
-		if (READ_ONCE(t->task) == task)
-			return t;
-	return NULL;
-}
-
-/*
- * A free entry for @task, which has none, from @home on; or NULL.  Its
- * ->top is whatever its last owner left, not read: a task that claims an
- * entry has no call in flight.
- */
-static notrace struct op_ppc_ret_task *
-op_ppc_ret_claim(struct op_ppc_ret_task *home, struct task_struct *task)
-{
-	struct op_ppc_ret_task *t, *end = home + OP_PPC_RET_REACH;
-
-	for (t = home; t < end; t++)
-		if (!READ_ONCE(t->task) && !cmpxchg_acquire(&t->task, NULL, task))
-			return t;
-	return NULL;
-}
-
-NOKPROBE_SYMBOL(op_ppc_ret_claim);
-
-/* The task that holds @t, with no call left in it, gives it back; @home is at its hash. */
-static __always_inline void op_ppc_ret_release(struct op_ppc_ret_task *t,
-					       struct op_ppc_ret_task *home)
-{
-	/* after its last ->top: the next owner's claim (acquire) sees no older one */
-	smp_store_release(&t->task, NULL);
-	atomic_dec(&home->homed);
+	return (stub - (unsigned long)op_ret_trampoline) / sizeof(u32);
 }
 
 int op_arch_ret_prepare(struct op_ret *ret)
@@ -122,10 +65,29 @@ int op_arch_ret_prepare(struct op_ret *ret)
 	return ret->arch.hot ? 0 : -ENOMEM;
 }
 
+/* Give @inst a stub of its own; -ENOSPC when all are taken. */
 int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
+	int idx = ida_alloc_max(&op_ppc_ret_stubs, OP_PPC_RET_STUBS - 1, GFP_KERNEL);
+
+	if (idx < 0)
+		return idx;
+	inst->arch.stub = (unsigned long)op_ret_trampoline + idx * sizeof(u32);
+	WRITE_ONCE(op_ppc_ret_stub_inst[idx], inst);
+	/* a release: whoever takes it from the pool sees its stub mapped */
 	freelist_add(&inst->arch.free, &ret->arch.pool);
 	return 0;
+}
+
+/* Free an instance no call is in flight through, and its stub. */
+static void op_ppc_ret_inst_free(struct op_ret_inst *inst)
+{
+	unsigned long idx = op_ppc_ret_stub_index(inst->arch.stub);
+
+	WRITE_ONCE(op_ppc_ret_stub_inst[idx], NULL);
+	ida_free(&op_ppc_ret_stubs, idx);
+	/* op_arch_ret_task_exit() may be reading it */
+	kfree_rcu(inst, arch.rcu);
 }
 
 /* This CPU's place was empty: the list's instance, or another CPU's, or NULL. */
@@ -169,28 +131,10 @@ NOKPROBE_SYMBOL(op_arch_ret_put);
 
 bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
-	struct op_ppc_ret_task *home = op_ppc_ret_home(current);
-	struct op_ppc_ret_task *t = atomic_read(&home->homed) ? op_ppc_ret_find(current) : NULL;
-
-	if (t) {
-		inst->arch.home = NULL;
-		inst->arch.below = t->top;
-	} else {
-		atomic_inc(&home->homed);
-		t = op_ppc_ret_claim(home, current);
-		if (!t) {
-			atomic_dec(&home->homed);
-			return false;
-		}
-		inst->arch.home = home;
-		inst->arch.below = NULL;
-	}
+	inst->arch.task = current;
 	inst->arch.ret_addr = regs->link;
 	inst->arch.sp = regs->gpr[1];
-	/* complete before an interrupt on this task can see it on top */
-	barrier();
-	WRITE_ONCE(t->top, inst);
-	regs->link = (unsigned long)op_ret_trampoline;
+	regs->link = inst->arch.stub;
 	return true;
 }
 
@@ -199,28 +143,25 @@ NOKPROBE_SYMBOL(op_arch_ret_hook);
 /**
  * op_ppc_ret_return() - a followed call returned to op_ret_trampoline
  * @regs:	the registers at the return, saved by the trampoline
+ * @stub:	the stub it returned to: its instance's
  *
  * Context: the returning task; from rettramp.S.
  * Return: the real return address, where the trampoline goes on.
  */
-unsigned long notrace op_ppc_ret_return(struct pt_regs *regs)
+unsigned long notrace op_ppc_ret_return(struct pt_regs *regs, unsigned long stub)
 {
-	struct op_ppc_ret_task *t;
-	struct op_ret_inst *inst;
+	struct op_ret_inst *inst = READ_ONCE(op_ppc_ret_stub_inst[op_ppc_ret_stub_index(stub)]);
 	unsigned long ret_addr;
 	struct op_ret *ret;
 	bool live;
 
-	preempt_disable_notrace();
-	t = op_ppc_ret_find(current);
-	inst = t ? t->top : NULL;
 	/* only a call hooked by this task comes here: without it, nowhere to return to */
-	if (!inst)
-		panic("optprobe: a return with no call followed on this task\n");
+	if (!inst || inst->arch.task != current)
+		panic("optprobe: a return to %pS, which no call of this task was given\n",
+		      (void *)stub);
 	WARN_ON_ONCE(inst->arch.sp != regs->gpr[1]);
-	WRITE_ONCE(t->top, inst->arch.below);
-	if (inst->arch.home)
-		op_ppc_ret_release(t, inst->arch.home);
+	preempt_disable_notrace();
+	inst->arch.task = NULL;
 	ret_addr = inst->arch.ret_addr;
 	regs->nip = ret_addr;
 	regs->link = ret_addr;
@@ -238,31 +179,57 @@ NOKPROBE_SYMBOL(op_ppc_ret_return);
 void op_arch_ret_release(struct op_ret *ret)
 {
 	struct freelist_node *node;
+	struct op_ret_inst *inst;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		kfree(*per_cpu_ptr(ret->arch.hot, cpu));
+	for_each_possible_cpu(cpu) {
+		inst = *per_cpu_ptr(ret->arch.hot, cpu);
+		if (inst)
+			op_ppc_ret_inst_free(inst);
+	}
 	free_percpu(ret->arch.hot);
 	while ((node = freelist_try_get(&ret->arch.pool)))
-		kfree(container_of(node, struct op_ret_inst, arch.free));
+		op_ppc_ret_inst_free(container_of(node, struct op_ret_inst, arch.free));
+}
+
+/* The instance in flight on this task whose stub the frame at @sp holds, or NULL. */
+static struct op_ret_inst *op_ppc_ret_frame_inst(unsigned long sp)
+{
+	unsigned long lr = ((unsigned long *)sp)[STACK_FRAME_LR_SAVE];
+	unsigned long idx = op_ppc_ret_stub_index(lr);
+	struct op_ret_inst *inst;
+
+	if (idx >= OP_PPC_RET_STUBS || lr % sizeof(u32))
+		return NULL;
+	inst = READ_ONCE(op_ppc_ret_stub_inst[idx]);
+	/* its caller's frame, on this task: a call in flight, not a stale return address */
+	if (!inst || READ_ONCE(inst->arch.task) != current || inst->arch.sp != sp)
+		return NULL;
+	return inst;
 }
 
 void op_arch_ret_task_exit(void)
 {
-	struct op_ppc_ret_task *t = op_ppc_ret_find(current), *home = NULL;
+	unsigned long stack = (unsigned long)task_stack_page(current);
+	unsigned long sp = current_stack_pointer, next;
 	struct op_ret_inst *inst;
 	struct op_ret *ret;
 
-	if (!t)
-		return;
-	/* the entry goes only once empty: another task may take it then */
-	while ((inst = t->top)) {
-		WRITE_ONCE(t->top, inst->arch.below);
-		home = inst->arch.home ?: home;
-		ret = inst->ret;
-		freelist_add(&inst->arch.free, &ret->arch.pool);
-		op_ret_abandoned(ret, true);
+	rcu_read_lock();
+	while (sp >= stack && sp <= stack + THREAD_SIZE - STACK_FRAME_MIN_SIZE &&
+	       !(sp % 16)) {
+		inst = op_ppc_ret_frame_inst(sp);
+		if (inst) {
+			inst->arch.task = NULL;
+			ret = inst->ret;
+			freelist_add(&inst->arch.free, &ret->arch.pool);
+			op_ret_abandoned(ret, true);
+		}
+		/* the back chain goes up the stack, or ends */
+		next = *(unsigned long *)sp;
+		if (next <= sp)
+			break;
+		sp = next;
 	}
-	if (home)
-		op_ppc_ret_release(t, home);
+	rcu_read_unlock();
 }

@@ -394,6 +394,8 @@ static int op_ret_register_locked(struct optretprobe *rp)
 	ret = op_ret_alloc(rp, entry);
 	if (IS_ERR(ret)) {
 		err = PTR_ERR(ret);
+		if (err == -ENOSPC)
+			why = "the backend's instances, for all return probes, are all taken";
 		goto fail;
 	}
 	rp->nmissed = 0;
