@@ -21,6 +21,13 @@
 struct op_ret_inst;
 struct task_struct;
 
+/*
+ * The instances in per-CPU places (->hot) are not counted in the pool
+ * (op_ret_took(), op_ret_reclaimed()): a call that takes its CPU's
+ * instance back costs no count.
+ */
+#define OP_ARCH_RET_ASIDE	nr_cpu_ids
+
 struct op_arch_ret {
 	struct freelist_head pool;
 	struct op_ret_inst * __percpu *hot;	/* per CPU, one free instance or NULL */

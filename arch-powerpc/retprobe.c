@@ -91,14 +91,16 @@ static void op_ppc_ret_inst_free(struct op_ret_inst *inst)
 }
 
 /* This CPU's place was empty: the list's instance, or another CPU's, or NULL. */
-static noinline notrace struct op_ret_inst *op_ppc_ret_get_slow(struct op_ret *ret)
+notrace struct op_ret_inst *op_ppc_ret_get_slow(struct op_ret *ret)
 {
 	struct freelist_node *node = freelist_try_get(&ret->arch.pool);
 	struct op_ret_inst **hot, *inst;
 	int cpu;
 
-	if (node)
+	if (node) {
+		op_ret_took(ret);
 		return container_of(node, struct op_ret_inst, arch.free);
+	}
 	for_each_possible_cpu(cpu) {
 		hot = per_cpu_ptr(ret->arch.hot, cpu);
 		inst = READ_ONCE(*hot) ? xchg_acquire(hot, NULL) : NULL;
@@ -109,36 +111,6 @@ static noinline notrace struct op_ret_inst *op_ppc_ret_get_slow(struct op_ret *r
 }
 
 NOKPROBE_SYMBOL(op_ppc_ret_get_slow);
-
-/* This CPU's instance, or the list's, or another CPU's; NULL if none is free. */
-notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
-{
-	struct op_ret_inst *inst = xchg_acquire(this_cpu_ptr(ret->arch.hot), NULL);
-
-	return likely(inst) ? inst : op_ppc_ret_get_slow(ret);
-}
-
-NOKPROBE_SYMBOL(op_arch_ret_get);
-
-/* To this CPU's place if it is free, else to the list. */
-void notrace op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
-{
-	if (cmpxchg_release(this_cpu_ptr(ret->arch.hot), NULL, inst))
-		freelist_add(&inst->arch.free, &ret->arch.pool);
-}
-
-NOKPROBE_SYMBOL(op_arch_ret_put);
-
-bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
-{
-	inst->arch.task = current;
-	inst->arch.ret_addr = regs->link;
-	inst->arch.sp = regs->gpr[1];
-	regs->link = inst->arch.stub;
-	return true;
-}
-
-NOKPROBE_SYMBOL(op_arch_ret_hook);
 
 /**
  * op_ppc_ret_return() - a followed call returned to op_ret_trampoline

@@ -9,4 +9,7 @@
 
 #include "wrap-rethook.h"
 
+/* The rethook's pool is all there is: the core counts all of it (op_ret_took()). */
+#define OP_ARCH_RET_ASIDE	0
+
 #endif /* OPTPROBE_RET_ARCH_H */

@@ -38,7 +38,10 @@ static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data
 	struct op_ret_inst *inst = container_of(node, struct op_x86_ret_node, node)->inst;
 
 	/* the rethook recycles the node next, and the instance with it */
-	op_ret_done(data, op_ret_returned(inst, regs));
+	bool live = op_ret_returned(inst, regs);
+
+	op_ret_reclaimed(data);
+	op_ret_done(data, live);
 }
 
 NOKPROBE_SYMBOL(op_x86_rethook_handler);
@@ -137,27 +140,26 @@ static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 
 NOKPROBE_SYMBOL(op_x86_ret_node_get);
 
-notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
+notrace struct op_ret_inst *op_x86_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_x86_ret_node_get(&ret->arch);
 
 	return node ? container_of(node, struct op_x86_ret_node, node)->inst : NULL;
 }
 
-NOKPROBE_SYMBOL(op_arch_ret_get);
+NOKPROBE_SYMBOL(op_x86_ret_get);
 
-void notrace op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
+void notrace op_x86_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	op_ksyms.arch.rethook_recycle(inst->arch.node);
 }
 
-NOKPROBE_SYMBOL(op_arch_ret_put);
+NOKPROBE_SYMBOL(op_x86_ret_put);
 
 /* At a function's entry, in every mode, regs->sp points at the return address. */
-bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
+void notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	op_ksyms.arch.rethook_hook(inst->arch.node, regs, false);
-	return true;
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_hook);

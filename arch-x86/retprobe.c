@@ -38,7 +38,10 @@ static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data
 	struct op_ret_inst *inst = container_of(node, struct op_ret_inst, arch.node);
 
 	/* the rethook recycles the node next: the pool is the rethook's own */
-	op_ret_done(data, op_ret_returned(inst, regs));
+	bool live = op_ret_returned(inst, regs);
+
+	op_ret_reclaimed(data);
+	op_ret_done(data, live);
 }
 
 NOKPROBE_SYMBOL(op_x86_rethook_handler);
@@ -59,31 +62,30 @@ int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	return 0;
 }
 
-notrace struct op_ret_inst *op_arch_ret_get(struct op_ret *ret)
+notrace struct op_ret_inst *op_x86_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_ksyms.arch.rethook_try_get(ret->arch.rh);
 
 	return node ? container_of(node, struct op_ret_inst, arch.node) : NULL;
 }
 
-NOKPROBE_SYMBOL(op_arch_ret_get);
+NOKPROBE_SYMBOL(op_x86_ret_get);
 
-void notrace op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
+void notrace op_x86_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	op_ksyms.arch.rethook_recycle(&inst->arch.node);
 }
 
-NOKPROBE_SYMBOL(op_arch_ret_put);
+NOKPROBE_SYMBOL(op_x86_ret_put);
 
 /*
  * At a function's entry, in every mode, regs->sp points at the return
  * address (API-NOTES), which the rethook replaces by its trampoline's.
  * Its last argument (an mcount-style entry) is not used on x86.
  */
-bool notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
+void notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	op_ksyms.arch.rethook_hook(&inst->arch.node, regs, false);
-	return true;
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_hook);

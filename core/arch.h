@@ -199,29 +199,28 @@ struct pt_regs;
 
 /*
  * Return probes: the backend's return hook, called by core/retprobe.c
- * (types in retprobe.h).  The hit-path ones (get, put, hook) run with
- * preemption disabled, possibly in NMI.
+ * (types in retprobe.h).
  *
  * op_arch_ret_prepare() - set up @ret->arch with an empty pool.
  * op_arch_ret_add() - put a new instance into the pool (process context;
- *	the hit path may take from the pool meanwhile); -ENOMEM if the
- *	backend has no room for it, which the caller then frees.
- * op_arch_ret_get() - take an instance from the pool, or NULL.
- * op_arch_ret_put() - give back an instance that was not hooked.
- * op_arch_ret_hook() - make the call whose entry @regs are return through
- *	the backend's trampoline with @inst; false if it cannot (no room to
- *	remember the call), with @inst not used.
+ *	the hit path may take from the pool meanwhile); -ENOMEM or -ENOSPC
+ *	if the backend has no room for it, which the caller then frees.
  * op_arch_ret_release() - free the pool and every instance, every call
  *	having returned or its task exited (process context).
  * op_arch_ret_task_exit() - current is exiting: its instances will never
  *	see their return; call op_ret_abandoned() for each, once it is back
  *	in its pool or in the kernel's hands.
+ *
+ * The hit path's, in the backend's ret-hit.h (inline where the backend
+ * can), run with preemption disabled, possibly in NMI:
+ *
+ * op_arch_ret_get() - take an instance from the pool, or NULL.
+ * op_arch_ret_put() - give back an instance that was not hooked.
+ * op_arch_ret_hook() - make the call whose entry @regs are return through
+ *	the backend's trampoline with @inst.
  */
 int op_arch_ret_prepare(struct op_ret *ret);
 int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst);
-struct op_ret_inst *op_arch_ret_get(struct op_ret *ret);
-void op_arch_ret_put(struct op_ret *ret, struct op_ret_inst *inst);
-bool op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs);
 void op_arch_ret_release(struct op_ret *ret);
 void op_arch_ret_task_exit(void);
 

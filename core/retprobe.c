@@ -11,9 +11,10 @@
  *
  * Pools: maxactive N > 0 is a pool of exactly N.  maxactive 0 starts at
  * OP_RET_POOL_MIN and doubles, up to OP_RET_POOL_MAX, whenever the hit
- * path finds a quarter of it in use: the hit path only raises an irq_work
- * (safe in NMI), which queues the allocation on optprobe's high-priority
- * workqueue.  Growing that early leaves calls three quarters of the pool
+ * path finds a quarter of it in use (the backend counts what it takes
+ * and gives back: op_ret_took(), op_ret_reclaimed()): the hit path only
+ * raises an irq_work (safe in NMI), which queues the allocation on
+ * optprobe's high-priority workqueue.  Growing that early leaves calls three quarters of the pool
  * to arrive in before the allocation is done, however busy the system.
  *
  * Calls in flight: while a probe lives, the per-CPU counts its hit paths
@@ -40,9 +41,8 @@
 #include "mode-name.h"
 #include "retprobe.h"
 
-/* A maxactive 0 pool: its first size (at least), and the most it grows to. */
+/* A maxactive 0 pool's first size (at least); OP_RET_POOL_MAX in retprobe.h. */
 #define OP_RET_POOL_MIN	16
-#define OP_RET_POOL_MAX	65536U
 
 /* @draining before the count of calls in flight is known: more than could ever return */
 #define OP_RET_DRAIN_BIAS	(LONG_MAX / 2)
@@ -84,14 +84,6 @@ static int op_ret_grow(struct op_ret *ret, unsigned int n)
 			atomic_inc(&ret->nfree);
 	}
 	return 0;
-}
-
-/* A quarter of the pool in use is the hit path's cue to ask for more. */
-static bool op_ret_pool_low(struct op_ret *ret, int nfree)
-{
-	unsigned int size = READ_ONCE(ret->pool_size);
-
-	return nfree <= size - size / 4 && size < OP_RET_POOL_MAX;
 }
 
 static void op_ret_grow_work(struct work_struct *work)
@@ -136,25 +128,16 @@ static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 		return 0;
 	}
 	if (unlikely(inst->held)) {
+		/* not counted in the pool: the backend's op_ret_took() was one too many */
 		inst->held = false;
 		op_ret_reclaimed(ret);
 	}
-	if (ret->auto_size && op_ret_pool_low(ret, atomic_dec_return_relaxed(&ret->nfree)))
-		irq_work_queue(&ret->grow_kick);
 	if (rp->entry_handler && rp->entry_handler(rp, regs, inst->data)) {
 		op_arch_ret_put(ret, inst);
-		if (ret->auto_size)
-			atomic_inc(&ret->nfree);
 		__this_cpu_inc(ret->stats->skipped);
 		return 0;
 	}
-	if (!op_arch_ret_hook(inst, regs)) {
-		op_arch_ret_put(ret, inst);
-		if (ret->auto_size)
-			atomic_inc(&ret->nfree);
-		op_count(&rp->nmissed);
-		return 0;
-	}
+	op_arch_ret_hook(inst, regs);
 	/* in flight from here on: op_ret_drain() */
 	__this_cpu_inc(ret->stats->followed);
 	return 0;
@@ -206,7 +189,7 @@ void notrace op_ret_abandoned(struct op_ret *ret, bool back)
 		this_cpu_inc(ret->stats->abandoned);
 	if (back)
 		op_ret_reclaimed(ret);
-	op_ret_over(ret, live);
+	op_ret_done(ret, live);
 	preempt_enable_notrace();
 }
 

@@ -140,11 +140,42 @@ static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_
 	return true;
 }
 
+/* A maxactive 0 pool: the most it grows to. */
+#define OP_RET_POOL_MAX	65536U
+
+/*
+ * A quarter of the pool in use is the cue to ask for more.  @nfree counts
+ * the instances in the backend's pool; those it keeps aside for speed
+ * (OP_ARCH_RET_ASIDE at most, ret-hit.h) count as free.
+ */
+static __always_inline bool op_ret_pool_low(struct op_ret *ret, int nfree)
+{
+	unsigned int size = READ_ONCE(ret->pool_size);
+
+	return nfree + OP_ARCH_RET_ASIDE <= size - size / 4 && size < OP_RET_POOL_MAX;
+}
+
 /**
- * op_ret_reclaimed() - an instance is free again
+ * op_ret_took() - the backend took an instance from its pool
  * @ret:	its probe
  *
- * For a pool that grows (maxactive 0), which counts its free instances.
+ * For a pool that grows (maxactive 0), which counts its free instances:
+ * when it runs low, the allocation of more is queued (NMI-safe).  Not for
+ * an instance the backend kept aside (see op_ret_pool_low()).
+ *
+ * Context: preemption disabled, possibly NMI.
+ */
+static __always_inline void op_ret_took(struct op_ret *ret)
+{
+	if (ret->auto_size && op_ret_pool_low(ret, atomic_dec_return_relaxed(&ret->nfree)))
+		irq_work_queue(&ret->grow_kick);
+}
+
+/**
+ * op_ret_reclaimed() - the backend put an instance back into its pool
+ * @ret:	its probe
+ *
+ * As op_ret_took(), the other way.
  *
  * Context: preemption disabled, possibly NMI.
  */
@@ -154,34 +185,29 @@ static __always_inline void op_ret_reclaimed(struct op_ret *ret)
 		atomic_inc(&ret->nfree);
 }
 
-/*
- * A call of a dead probe is over (!@live): one fewer for op_ret_drain() to
- * wait for.  Fully ordered: every access to @ret before it comes before
- * the free.
- */
-static __always_inline void op_ret_over(struct op_ret *ret, bool live)
-{
-	if (!live && atomic_long_dec_and_test(&ret->draining))
-		irq_work_queue(&ret->free_kick);
-}
-
 /**
- * op_ret_done() - a followed call's instance is back in the pool
+ * op_ret_done() - a followed call is over, its instance free
  * @ret:	its probe, which may be freed from here on if it is dead
  * @live:	what op_ret_returned() returned, in the same preempt-disabled
  *		section: the return was counted
+ *
+ * A call of a dead probe (!@live) is one fewer for op_ret_drain() to wait
+ * for.  Fully ordered: every access to @ret before it comes before the
+ * free.
  *
  * Context: preemption disabled, possibly NMI.
  */
 static __always_inline void op_ret_done(struct op_ret *ret, bool live)
 {
-	op_ret_reclaimed(ret);
-	op_ret_over(ret, live);
+	if (!live && atomic_long_dec_and_test(&ret->draining))
+		irq_work_queue(&ret->free_kick);
 }
 
 void op_ret_abandoned(struct op_ret *ret, bool back);
 
 /* For op_dispatch_missed(): where a probe's misses count. */
 unsigned long *op_probe_nmissed(struct optprobe *p);
+
+#include "ret-hit.h"
 
 #endif /* OPTPROBE_RETPROBE_H */

@@ -371,6 +371,8 @@ struct optretprobe {
  *  * -E2BIG: @data_size > OPTRETPROBE_DATA_MAX;
  *  * -EEXIST: @rp is already registered;
  *  * -EBUSY: another text-patching user owns the entry;
+ *  * -ENOSPC: powerpc: the return probes together would have more than
+ *    65536 per-call instances (each returns through a stub of its own);
  *  * -ENOMEM.
  */
 int optretprobe_register(struct optretprobe *rp);

@@ -453,6 +453,13 @@ static void test_errno(void)
 	ret_init(&rp, "optprobe_target_ret_errno", NULL, NULL, errno_ret);
 	rp.data_size = OPTRETPROBE_DATA_MAX + 1;
 	check_errno("data_size", &rp, -E2BIG);
+	/* powerpc: each instance has a stub of its own, 65536 in all (include/optprobe.h) */
+	ret_init(&rp, "optprobe_target_ret_errno", NULL, NULL, errno_ret);
+	rp.maxactive = 65536 + 1;
+	if (IS_ENABLED(CONFIG_PPC64))
+		check_errno("too_many_instances", &rp, -ENOSPC);
+	else
+		ktap_skip(&t, "errno_too_many_instances", "x86_64 has no such limit");
 	ret_init(&rp, "optprobe_register", NULL, NULL, errno_ret);
 	check_errno("blacklisted", &rp, -EINVAL);
 	/* it returns after optprobe's task-exit hook took the task's calls as over */
@@ -670,7 +677,7 @@ static int __init optprobe_test_ret_init(void)
 {
 	struct optretprobe rp;
 
-	ktap_start(&t, 52);
+	ktap_start(&t, 53);
 	test_unload_refused();
 	ret_init(&rp, "optprobe_target_ret_add", NULL, add_entry, add_ret);
 	rp.data_size = sizeof(void *);
