@@ -33,7 +33,7 @@ static __always_inline void op_arch_ret_put(struct op_ret *ret, struct op_ret_in
 /* The call returns to @inst's stub, which tells op_ppc_ret_return() it is this one. */
 static __always_inline void op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
-	inst->arch.task = current;
+	WRITE_ONCE(inst->arch.task, current);
 	inst->arch.ret_addr = regs->link;
 	inst->arch.sp = regs->gpr[1];
 	regs->link = inst->arch.stub;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Return probes on powerpc64le.  The kernel has no return hook here
- * (no CONFIG_RETHOOK) and its kretprobes keep their instances in a list
- * of task_struct's that only they may use, so optprobe keeps its own:
+ * Return probes on powerpc64le.  The kernel's kretprobes keep their
+ * instances where only they may (up to 6.1 a list in task_struct, since
+ * 6.2 the rethook's, whose return takes a trap here), so optprobe keeps
+ * its own:
  *
  *  - every instance owns one of op_ret_trampoline's stubs (rettramp.S),
  *    one instruction each, from its allocation to its free, and
- *    op_ppc_ret_stub_inst[] maps the stub back to it;
+ *    op_ppc_ret_by_stub[] maps the stub back to it;
  *  - at the entry, the link register in pt_regs holds the return address
  *    (API-NOTES).  op_arch_ret_hook() keeps it in the instance and puts
  *    the instance's stub there instead; every entry mode loads the link
@@ -34,10 +35,16 @@
  *
  * A task exiting inside followed calls: op_arch_ret_task_exit() walks its
  * stack as the unwinder does and gives back the instances whose stubs
- * its frames hold as return addresses (each marks its task and its
- * caller's frame, so that a stale stub left in a frame is never taken for
- * a call in flight).  A call exits the task only through calls of its
- * own, whose frames keep the return address: a leaf function cannot exit.
+ * its frames hold as return addresses, directly or through the hooks
+ * stacked over optprobe's (another return probe's instance, the kernel's
+ * kretprobe); an instance marks the task it is in flight on, so that a
+ * stale stub left in a frame is never taken for a call in flight.
+ *
+ * The function graph tracer on powerpc takes the return address a call
+ * came with, not the one ftrace callbacks before it put in place: where
+ * its callback runs after optprobe's, the call returns past optprobe's
+ * stub, its handler does not run and its instance stays taken (so do
+ * the kernel's kretprobes' there).
  */
 #include <linux/idr.h>
 #include <linux/kprobes.h>
@@ -47,15 +54,26 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 
+#include "ksyms.h"
 #include "retprobe.h"
 
 /* The instance that owns each stub, or NULL; instances are freed after a grace period. */
-static struct op_ret_inst *op_ppc_ret_stub_inst[OP_PPC_RET_STUBS];
+static struct op_ret_inst *op_ppc_ret_by_stub[OP_PPC_RET_STUBS];
 static DEFINE_IDA(op_ppc_ret_stubs);
 
 static __always_inline unsigned long op_ppc_ret_stub_index(unsigned long stub)
 {
 	return (stub - (unsigned long)op_ret_trampoline) / sizeof(u32);
+}
+
+/* The instance whose stub @addr is, or NULL. */
+static __always_inline struct op_ret_inst *op_ppc_ret_stub_inst(unsigned long addr)
+{
+	unsigned long idx = op_ppc_ret_stub_index(addr);
+
+	if (idx >= OP_PPC_RET_STUBS)
+		return NULL;
+	return READ_ONCE(op_ppc_ret_by_stub[idx]);
 }
 
 int op_arch_ret_prepare(struct op_ret *ret)
@@ -73,7 +91,7 @@ int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	if (idx < 0)
 		return idx;
 	inst->arch.stub = (unsigned long)op_ret_trampoline + idx * sizeof(u32);
-	WRITE_ONCE(op_ppc_ret_stub_inst[idx], inst);
+	WRITE_ONCE(op_ppc_ret_by_stub[idx], inst);
 	/* a release: whoever takes it from the pool sees its stub mapped */
 	freelist_add(&inst->arch.free, &ret->arch.pool);
 	return 0;
@@ -84,7 +102,7 @@ static void op_ppc_ret_inst_free(struct op_ret_inst *inst)
 {
 	unsigned long idx = op_ppc_ret_stub_index(inst->arch.stub);
 
-	WRITE_ONCE(op_ppc_ret_stub_inst[idx], NULL);
+	WRITE_ONCE(op_ppc_ret_by_stub[idx], NULL);
 	ida_free(&op_ppc_ret_stubs, idx);
 	/* op_arch_ret_task_exit() may be reading it */
 	kfree_rcu(inst, arch.rcu);
@@ -122,7 +140,7 @@ NOKPROBE_SYMBOL(op_ppc_ret_get_slow);
  */
 unsigned long notrace op_ppc_ret_return(struct pt_regs *regs, unsigned long stub)
 {
-	struct op_ret_inst *inst = READ_ONCE(op_ppc_ret_stub_inst[op_ppc_ret_stub_index(stub)]);
+	struct op_ret_inst *inst = op_ppc_ret_stub_inst(stub);
 	unsigned long ret_addr;
 	struct op_ret *ret;
 	bool live;
@@ -133,7 +151,7 @@ unsigned long notrace op_ppc_ret_return(struct pt_regs *regs, unsigned long stub
 		      (void *)stub);
 	WARN_ON_ONCE(inst->arch.sp != regs->gpr[1]);
 	preempt_disable_notrace();
-	inst->arch.task = NULL;
+	WRITE_ONCE(inst->arch.task, NULL);
 	ret_addr = inst->arch.ret_addr;
 	regs->nip = ret_addr;
 	regs->link = ret_addr;
@@ -164,44 +182,77 @@ void op_arch_ret_release(struct op_ret *ret)
 		op_ppc_ret_inst_free(container_of(node, struct op_ret_inst, arch.free));
 }
 
-/* The instance in flight on this task whose stub the frame at @sp holds, or NULL. */
-static struct op_ret_inst *op_ppc_ret_frame_inst(unsigned long sp)
-{
-	unsigned long lr = ((unsigned long *)sp)[STACK_FRAME_LR_SAVE];
-	unsigned long idx = op_ppc_ret_stub_index(lr);
-	struct op_ret_inst *inst;
+/* Where the task-exit walk is: a frame, and its place in the kernel's kretprobes' records. */
+struct op_ppc_ret_walk {
+	unsigned long sp;		/* the frame whose return address is looked at */
+	struct llist_node *kretprobe;	/* the kernel's kretprobes' search */
+};
 
-	if (idx >= OP_PPC_RET_STUBS || lr % sizeof(u32))
-		return NULL;
-	inst = READ_ONCE(op_ppc_ret_stub_inst[idx]);
-	/* its caller's frame, on this task: a call in flight, not a stale return address */
-	if (!inst || READ_ONCE(inst->arch.task) != current || inst->arch.sp != sp)
-		return NULL;
-	return inst;
+/*
+ * @addr, a return address of the frame at @w->sp, with the kernel's
+ * kretprobes seen through: one hooked after optprobe's return probe at a
+ * call keeps optprobe's stub as the return address it took.  (The
+ * function graph tracer never does: its ftrace callback takes the return
+ * address the call came with, not one a callback before it put in place,
+ * and a return hook it runs after is lost, the kernel's own too.)
+ */
+static unsigned long op_ppc_ret_unhook(struct op_ppc_ret_walk *w, unsigned long addr)
+{
+	if (addr == (unsigned long)op_ksyms.arch.kretprobe_trampoline)
+		addr = op_ksyms.arch.kretprobe_find(current, OP_PPC_KRETPROBE_FRAME(w->sp),
+						    &w->kretprobe);
+	return addr;
 }
 
-void op_arch_ret_task_exit(void)
+/*
+ * Give back the instances in flight on this task that @addr, a return
+ * address of the frame at @w->sp, leads to: its stub's, then those whose
+ * stubs that one took as the return address (return probes stacked on
+ * one function), and so on.  An instance in flight on the exiting task
+ * is one of its calls that will never return, wherever it is found: a
+ * stale stub left in a frame names no other.
+ */
+static void op_ppc_ret_reclaim(struct op_ppc_ret_walk *w, unsigned long addr)
 {
-	unsigned long stack = (unsigned long)task_stack_page(current);
-	unsigned long sp = current_stack_pointer, next;
 	struct op_ret_inst *inst;
 	struct op_ret *ret;
 
+	for (;;) {
+		inst = op_ppc_ret_stub_inst(op_ppc_ret_unhook(w, addr));
+		if (!inst || READ_ONCE(inst->arch.task) != current)
+			return;
+		/* before the instance is free for other calls to take */
+		addr = inst->arch.ret_addr;
+		WRITE_ONCE(inst->arch.task, NULL);
+		ret = inst->ret;
+		freelist_add(&inst->arch.free, &ret->arch.pool);
+		op_ret_abandoned(ret, true);
+	}
+}
+
+/*
+ * The calls in flight on the exiting task are found as the unwinder finds
+ * return addresses, in each frame's LR save word: a call that exits the
+ * task does so through calls of its own, which saved its return address
+ * there.  (Not a leaf function killed by an oops: its return address is
+ * only in the interrupt frame's registers, and its instance stays taken.)
+ */
+void op_arch_ret_task_exit(void)
+{
+	unsigned long stack = (unsigned long)task_stack_page(current);
+	struct op_ppc_ret_walk w = { .sp = current_stack_pointer };
+	unsigned long *frame, next;
+
 	rcu_read_lock();
-	while (sp >= stack && sp <= stack + THREAD_SIZE - STACK_FRAME_MIN_SIZE &&
-	       !(sp % 16)) {
-		inst = op_ppc_ret_frame_inst(sp);
-		if (inst) {
-			inst->arch.task = NULL;
-			ret = inst->ret;
-			freelist_add(&inst->arch.free, &ret->arch.pool);
-			op_ret_abandoned(ret, true);
-		}
+	while (w.sp >= stack && w.sp <= stack + THREAD_SIZE - STACK_FRAME_MIN_SIZE &&
+	       !(w.sp % 16)) {
+		frame = (unsigned long *)w.sp;
+		op_ppc_ret_reclaim(&w, frame[STACK_FRAME_LR_SAVE]);
 		/* the back chain goes up the stack, or ends */
-		next = *(unsigned long *)sp;
-		if (next <= sp)
+		next = frame[0];
+		if (next <= w.sp)
 			break;
-		sp = next;
+		w.sp = next;
 	}
 	rcu_read_unlock();
 }

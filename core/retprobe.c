@@ -12,10 +12,12 @@
  * Pools: maxactive N > 0 is a pool of exactly N.  maxactive 0 starts at
  * OP_RET_POOL_MIN and doubles, up to OP_RET_POOL_MAX, whenever the hit
  * path finds a quarter of it in use (the backend counts what it takes
- * and gives back: op_ret_took(), op_ret_reclaimed()): the hit path only
- * raises an irq_work (safe in NMI), which queues the allocation on
- * optprobe's high-priority workqueue.  Growing that early leaves calls three quarters of the pool
- * to arrive in before the allocation is done, however busy the system.
+ * and gives back: op_ret_took(), op_ret_reclaimed(); instances it keeps
+ * aside per CPU count as free, so that it may grow later, up to three
+ * quarters in use, where those are empty): the hit path only raises an
+ * irq_work (safe in NMI), which queues the allocation on optprobe's
+ * high-priority workqueue.  Growing that early leaves calls a quarter of
+ * the pool or more to arrive in before the allocation is done.
  *
  * Calls in flight: while a probe lives, the per-CPU counts its hit paths
  * keep anyway tell how many (followed, less returned and abandoned), at
@@ -90,9 +92,17 @@ static void op_ret_grow_work(struct work_struct *work)
 {
 	struct op_ret *ret = container_of(work, struct op_ret, grow_work);
 
-	while (op_ret_pool_low(ret, atomic_read(&ret->nfree)))
-		if (op_ret_grow(ret, min(ret->pool_size, OP_RET_POOL_MAX - ret->pool_size)))
+	int err;
+
+	while (op_ret_pool_low(ret, atomic_read(&ret->nfree))) {
+		err = op_ret_grow(ret, min(ret->pool_size, ret->pool_max - ret->pool_size));
+		if (err) {
+			/* no room left in the backend: stop asking (-ENOMEM: ask again) */
+			if (err == -ENOSPC)
+				WRITE_ONCE(ret->pool_max, ret->pool_size);
 			break;
+		}
+	}
 }
 
 static void op_ret_grow_kick(struct irq_work *work)
@@ -341,6 +351,7 @@ static struct op_ret *op_ret_alloc(struct optretprobe *rp, unsigned long entry)
 	ret->rp = rp;
 	ret->data_size = rp->data_size;
 	ret->auto_size = !rp->maxactive;
+	ret->pool_max = OP_RET_POOL_MAX;
 	init_irq_work(&ret->grow_kick, op_ret_grow_kick);
 	INIT_WORK(&ret->grow_work, op_ret_grow_work);
 	init_irq_work(&ret->free_kick, op_ret_free_kick);

@@ -7,14 +7,15 @@
  * The entry side is an ordinary optprobe at the function's entry whose
  * pre handler, op_ret_entry(), takes an instance from the probe's pool,
  * runs the entry handler and has the backend hook the call's return.
- * When the call returns, the backend finds the instance again on the
- * task's own stack of instances (LIFO), and calls op_ret_returned(), then
- * gives the instance back to the pool and calls op_ret_done() with what
- * op_ret_returned() said.  A task that exits inside a followed call never
- * returns: the backend counts its calls out (op_ret_abandoned()) from the
- * sched_process_exit tracepoint, and gives their instances back then, or
- * (x86: they ride on the kernel's rethook nodes) when the kernel flushes
- * the task's nodes once it is reaped.
+ * When the call returns, the backend finds the instance again (x86: on the
+ * task's list of rethook nodes; powerpc: by the stub the call returned
+ * to), and calls op_ret_returned(), then gives the instance back to the
+ * pool and calls op_ret_done() with what op_ret_returned() said.  A task
+ * that exits inside a followed call never returns: the backend counts its
+ * calls out (op_ret_abandoned()) from the sched_process_exit tracepoint,
+ * and gives their instances back then, or (x86: they ride on the kernel's
+ * rethook nodes) when the kernel flushes the task's nodes once it is
+ * reaped.
  */
 #ifndef OPTPROBE_RETPROBE_H
 #define OPTPROBE_RETPROBE_H
@@ -52,6 +53,8 @@ struct op_ret_stats {
  *		op_ret_drain())
  * @nfree:	instances in the pool (@auto_size only)
  * @pool_size:	instances allocated
+ * @pool_max:	the most @auto_size grows the pool to: OP_RET_POOL_MAX, or
+ *		where the backend had no room for more (-ENOSPC)
  * @grow_kick:	the hit path asks for more instances (NMI-safe) ...
  * @grow_work:	... and they are allocated here, where sleeping is fine
  * @free_kick:	@draining dropped to 0 (possibly in NMI) ...
@@ -69,6 +72,7 @@ struct op_ret {
 	atomic_long_t draining;
 	atomic_t nfree;
 	unsigned int pool_size;
+	unsigned int pool_max;
 	struct irq_work grow_kick;
 	struct work_struct grow_work;
 	struct irq_work free_kick;
@@ -99,7 +103,7 @@ struct op_ret_inst {
  */
 /**
  * op_ret_returned() - a followed call returned: run the handler
- * @inst:	its instance, off its task's stack
+ * @inst:	its instance, no longer hooked
  * @regs:	the registers at the return, instruction pointer the real
  *		return address
  *
@@ -152,7 +156,7 @@ static __always_inline bool op_ret_pool_low(struct op_ret *ret, int nfree)
 {
 	unsigned int size = READ_ONCE(ret->pool_size);
 
-	return nfree + OP_ARCH_RET_ASIDE <= size - size / 4 && size < OP_RET_POOL_MAX;
+	return nfree + OP_ARCH_RET_ASIDE <= size - size / 4 && size < READ_ONCE(ret->pool_max);
 }
 
 /**

@@ -325,7 +325,11 @@ typedef void (*optretprobe_handler_t)(struct optretprobe *rp, struct pt_regs *re
  * function never returns: no handler runs, and its instance is reclaimed
  * (powerpc: as the task exits; x86_64: once the task is reaped, when the
  * kernel gives back its rethook nodes, as for its own kretprobes; a
- * @maxactive pool has one instance fewer until then).
+ * @maxactive pool has one instance fewer until then).  powerpc: where the
+ * function graph tracer traces the function and its ftrace callback runs
+ * after optprobe's, it takes the return address the call came with, and
+ * the call returns past optprobe: its handler does not run and its
+ * instance stays taken (the kernel's kretprobes lose such calls too).
  *
  * Stack traces taken while calls are in flight (dump_stack() inside the
  * function, /proc/PID/stack of a task sleeping in it) give no unwinder

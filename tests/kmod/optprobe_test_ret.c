@@ -574,43 +574,91 @@ static int exiting_thread(void *arg)
 	return optprobe_target_ret_exit(arg);
 }
 
-/*
- * With one instance, a call whose task exits inside holds it until the
- * task is gone; then the next call is followed.
- */
-static void test_task_exit(void)
+/* A thread that exits inside optprobe_target_ret_exit(), and is dead once this returns. */
+static int exit_inside(bool wait_dead)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	struct task_struct *task;
-	struct optretprobe rp;
-	int i, ret;
+	int i;
 
-	ret_init(&rp, "optprobe_target_ret_exit", NULL, NULL, exit_ret);
-	rp.maxactive = 1;
-	ret = optretprobe_register(&rp);
-	if (!ktap_check(&t, !ret, "exit_register", "register: %d", ret))
-		return;
 	task = kthread_create(exiting_thread, &done, "ret_exit");
-	if (IS_ERR(task)) {
-		optretprobe_unregister(&rp);
-		ktap_check(&t, false, "exit_reclaimed", "kthread: %ld", PTR_ERR(task));
-		return;
-	}
+	if (IS_ERR(task))
+		return PTR_ERR(task);
 	get_task_struct(task);
 	wake_up_process(task);
 	wait_for_completion(&done);
-	for (i = 0; i < 2000 && READ_ONCE(task->__state) != TASK_DEAD; i++)
+	for (i = 0; wait_dead && i < 2000 && READ_ONCE(task->__state) != TASK_DEAD; i++)
 		usleep_range(1000, 2000);
 	put_task_struct(task);
 	/* the kernel hands a dead task's rethook nodes back after a grace period */
 	rcu_barrier();
-	init_completion(&done);
-	task = kthread_run(exiting_thread, &done, "ret_exit");
-	if (!IS_ERR(task))
-		wait_for_completion(&done);
-	optretprobe_unregister(&rp);
-	ktap_check(&t, !IS_ERR(task) && !exit_runs && !rp.nmissed, "exit_reclaimed",
-		   "%u runs, %lu missed", exit_runs, rp.nmissed);
+	return 0;
+}
+
+/*
+ * With one instance each, a call whose task exits inside holds them until
+ * the task is gone; then the next call is followed.  Two probes on the
+ * function: the second one's hook takes the first one's return address
+ * (on powerpc, a stub of optprobe's trampoline), and both come back.
+ */
+static void test_task_exit(void)
+{
+	struct optretprobe rp, rp2, *both[2] = { &rp, &rp2 };
+	int ret;
+
+	ret_init(&rp, "optprobe_target_ret_exit", NULL, NULL, exit_ret);
+	ret_init(&rp2, "optprobe_target_ret_exit", NULL, NULL, exit_ret);
+	rp.maxactive = 1;
+	rp2.maxactive = 1;
+	ret = optretprobe_register_many(both, 2);
+	if (!ktap_check(&t, !ret, "exit_register", "register: %d", ret))
+		return;
+	ret = exit_inside(true) ?: exit_inside(false);
+	optretprobe_unregister_many(both, 2);
+	ktap_check(&t, !ret && !exit_runs && !rp.nmissed && !rp2.nmissed, "exit_reclaimed",
+		   "%d; %u runs, %lu and %lu missed", ret, exit_runs, rp.nmissed, rp2.nmissed);
+}
+
+static int exit_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+
+/*
+ * The same under the kernel's kretprobe, hooked over optprobe's return
+ * probe: at an ftrace site, the kernel's kprobes run after optprobe when
+ * their ftrace_ops is the older one, which an ftrace kprobe elsewhere
+ * makes it; the kernel's kretprobe then takes optprobe's return address
+ * and puts its own trampoline in the frame.
+ */
+static void test_task_exit_kretprobe(void)
+{
+	struct kprobe older = { .symbol_name = "optprobe_target_ret_value" };
+	struct kretprobe krp = {
+		.kp.symbol_name = "optprobe_target_ret_exit",
+		.handler = exit_kretprobe_ret,
+	};
+	struct optretprobe rp;
+	int ret, oret = -EINVAL, kret = -EINVAL;
+
+	ret_init(&rp, "optprobe_target_ret_exit", NULL, NULL, exit_ret);
+	rp.maxactive = 1;
+	ret = register_kprobe(&older);
+	if (!ret)
+		oret = optretprobe_register(&rp);
+	if (!oret)
+		kret = register_kretprobe(&krp);
+	if (ktap_check(&t, !kret, "exit_kretprobe_register",
+		       "kprobe %d, optretprobe %d, kretprobe %d", ret, oret, kret)) {
+		ret = exit_inside(true) ?: exit_inside(false);
+		ktap_check(&t, !ret && !exit_runs && !rp.nmissed, "exit_kretprobe_reclaimed",
+			   "%d; %u runs, %lu missed", ret, exit_runs, rp.nmissed);
+	}
+	if (!kret)
+		unregister_kretprobe(&krp);
+	if (!oret)
+		optretprobe_unregister(&rp);
+	unregister_kprobe(&older);
 }
 
 static struct task_struct *dead_task;
@@ -677,7 +725,7 @@ static int __init optprobe_test_ret_init(void)
 {
 	struct optretprobe rp;
 
-	ktap_start(&t, 53);
+	ktap_start(&t, 55);
 	test_unload_refused();
 	ret_init(&rp, "optprobe_target_ret_add", NULL, add_entry, add_ret);
 	rp.data_size = sizeof(void *);
@@ -693,6 +741,7 @@ static int __init optprobe_test_ret_init(void)
 	test_errno();
 	test_trace();
 	test_task_exit();
+	test_task_exit_kretprobe();
 	test_task_dead();
 	return 0;
 }
