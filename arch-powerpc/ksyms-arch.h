@@ -8,7 +8,6 @@
 #include <asm/set_memory.h>
 #include <asm/sstep.h>
 
-#include "wrap-kretprobe.h"
 #include "wrap-vmalloc.h"
 
 /*
@@ -39,9 +38,6 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(kprobe_cache_get_kallsym)) kprobe_cache_get_kallsym;
 	/* op_arch_jump_label_in() */
 	typeof(op_ptr_to(jump_label_text_reserved)) jump_label_text_reserved;
-	/* return probes' task-exit walk, through the kernel's kretprobes */
-	typeof(op_ptr_to(OP_PPC_KRETPROBE_FIND)) kretprobe_find;
-	typeof(op_ptr_to(OP_PPC_KRETPROBE_TRAMPOLINE)) kretprobe_trampoline;
 };
 
 #endif /* OPTPROBE_KSYMS_ARCH_H */

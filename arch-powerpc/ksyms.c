@@ -19,8 +19,6 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM_ADDR(optprobe_template_end),
 	OP_ARCH_KSYM(kprobe_cache_get_kallsym),
 	OP_ARCH_KSYM(jump_label_text_reserved),
-	OP_KSYM_AS(arch.kretprobe_find, OP_PPC_KRETPROBE_FIND),
-	OP_KSYM_ADDR_AS(arch.kretprobe_trampoline, OP_PPC_KRETPROBE_TRAMPOLINE),
 };
 
 /* Every member of struct op_arch_ksyms is a pointer with an entry above. */

@@ -35,10 +35,10 @@
  *
  * A task exiting inside followed calls: op_arch_ret_task_exit() walks its
  * stack as the unwinder does and gives back the instances whose stubs
- * its frames hold as return addresses, directly or through the hooks
- * stacked over optprobe's (another return probe's instance, the kernel's
- * kretprobe); an instance marks the task it is in flight on, so that a
- * stale stub left in a frame is never taken for a call in flight.
+ * its frames and the kernel's kretprobe records hold as return addresses,
+ * directly or through another return probe's instance stacked over one;
+ * an instance marks the task it is in flight on, so that a stale stub
+ * left in a frame is never taken for a call in flight.
  *
  * The function graph tracer on powerpc takes the return address a call
  * came with, not the one ftrace callbacks before it put in place: where
@@ -54,8 +54,8 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 
-#include "ksyms.h"
 #include "retprobe.h"
+#include "wrap-kretprobe.h"
 
 /* The instance that owns each stub, or NULL; instances are freed after a grace period. */
 static struct op_ret_inst *op_ppc_ret_by_stub[OP_PPC_RET_STUBS];
@@ -182,43 +182,21 @@ void op_arch_ret_release(struct op_ret *ret)
 		op_ppc_ret_inst_free(container_of(node, struct op_ret_inst, arch.free));
 }
 
-/* Where the task-exit walk is: a frame, and its place in the kernel's kretprobes' records. */
-struct op_ppc_ret_walk {
-	unsigned long sp;		/* the frame whose return address is looked at */
-	struct llist_node *kretprobe;	/* the kernel's kretprobes' search */
-};
-
-/*
- * @addr, a return address of the frame at @w->sp, with the kernel's
- * kretprobes seen through: one hooked after optprobe's return probe at a
- * call keeps optprobe's stub as the return address it took.  (The
- * function graph tracer never does: its ftrace callback takes the return
- * address the call came with, not one a callback before it put in place,
- * and a return hook it runs after is lost, the kernel's own too.)
- */
-static unsigned long op_ppc_ret_unhook(struct op_ppc_ret_walk *w, unsigned long addr)
-{
-	if (addr == (unsigned long)op_ksyms.arch.kretprobe_trampoline)
-		addr = op_ksyms.arch.kretprobe_find(current, OP_PPC_KRETPROBE_FRAME(w->sp),
-						    &w->kretprobe);
-	return addr;
-}
-
 /*
  * Give back the instances in flight on this task that @addr, a return
- * address of the frame at @w->sp, leads to: its stub's, then those whose
- * stubs that one took as the return address (return probes stacked on
- * one function), and so on.  An instance in flight on the exiting task
- * is one of its calls that will never return, wherever it is found: a
- * stale stub left in a frame names no other.
+ * address the task holds, leads to: its stub's, then those whose stubs
+ * that one took as the return address (return probes stacked on one
+ * function), and so on.  An instance in flight on the exiting task is one
+ * of its calls that will never return, wherever it is found: a stale stub
+ * left in a frame names no other.
  */
-static void op_ppc_ret_reclaim(struct op_ppc_ret_walk *w, unsigned long addr)
+static void op_ppc_ret_reclaim(unsigned long addr)
 {
 	struct op_ret_inst *inst;
 	struct op_ret *ret;
 
 	for (;;) {
-		inst = op_ppc_ret_stub_inst(op_ppc_ret_unhook(w, addr));
+		inst = op_ppc_ret_stub_inst(addr);
 		if (!inst || READ_ONCE(inst->arch.task) != current)
 			return;
 		/* before the instance is free for other calls to take */
@@ -231,28 +209,34 @@ static void op_ppc_ret_reclaim(struct op_ppc_ret_walk *w, unsigned long addr)
 }
 
 /*
- * The calls in flight on the exiting task are found as the unwinder finds
- * return addresses, in each frame's LR save word: a call that exits the
- * task does so through calls of its own, which saved its return address
- * there.  (Not a leaf function killed by an oops: its return address is
- * only in the interrupt frame's registers, and its instance stays taken.)
+ * The calls in flight on the exiting task are found where their return
+ * addresses are: in each frame's LR save word, as the unwinder finds
+ * them (a call that exits the task does so through calls of its own,
+ * which saved its return address there), and in the kernel's kretprobe
+ * records, when a kernel kretprobe hooked the call after optprobe (its
+ * trampoline is then in the frame, and optprobe's stub in its record).
+ * Not a leaf function killed by an oops: its return address is only in
+ * the interrupt frame's registers, and its instance stays taken.
+ *
+ * Only the task itself, and interrupts that finish before it goes on,
+ * change its frames and its kretprobe records.
  */
 void op_arch_ret_task_exit(void)
 {
 	unsigned long stack = (unsigned long)task_stack_page(current);
-	struct op_ppc_ret_walk w = { .sp = current_stack_pointer };
-	unsigned long *frame, next;
+	unsigned long sp = current_stack_pointer, *frame;
+	struct llist_node *node;
 
 	rcu_read_lock();
-	while (w.sp >= stack && w.sp <= stack + THREAD_SIZE - STACK_FRAME_MIN_SIZE &&
-	       !(w.sp % 16)) {
-		frame = (unsigned long *)w.sp;
-		op_ppc_ret_reclaim(&w, frame[STACK_FRAME_LR_SAVE]);
+	while (sp >= stack && sp <= stack + THREAD_SIZE - STACK_FRAME_MIN_SIZE && !(sp % 16)) {
+		frame = (unsigned long *)sp;
+		op_ppc_ret_reclaim(frame[STACK_FRAME_LR_SAVE]);
 		/* the back chain goes up the stack, or ends */
-		next = frame[0];
-		if (next <= w.sp)
+		if (frame[0] <= sp)
 			break;
-		w.sp = next;
+		sp = frame[0];
 	}
+	for (node = OP_PPC_KRETPROBE_LIST(current); node; node = node->next)
+		op_ppc_ret_reclaim(op_ppc_kretprobe_ret_addr(node));
 	rcu_read_unlock();
 }

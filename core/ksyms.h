@@ -72,8 +72,6 @@ struct op_ksym {
 				 .addr_only = true }
 /* A member whose kernel symbol a wrapper names (wrap-*.h) */
 #define OP_KSYM_AS(member, sym) { .name = __stringify(sym), .slot = (void **)&op_ksyms.member }
-#define OP_KSYM_ADDR_AS(member, sym) { .name = __stringify(sym), \
-				       .slot = (void **)&op_ksyms.member, .addr_only = true }
 
 /* The arch backend's entries, one for each member of struct op_arch_ksyms. */
 extern const struct op_ksym op_arch_ksym_table[];
