@@ -48,16 +48,6 @@ static unsigned long sp_after_return(struct pt_regs *entry_regs)
 #endif
 }
 
-/* The return address a hook at the entry finds, and would take. */
-static unsigned long ret_addr_at_entry(struct pt_regs *entry_regs)
-{
-#ifdef CONFIG_X86_64
-	return *(unsigned long *)kernel_stack_pointer(entry_regs);
-#else
-	return entry_regs->link;
-#endif
-}
-
 /* ---- rmmod optprobe refused while a call is in flight ---- */
 
 static int held_handler(struct optretprobe *rp, struct pt_regs *regs, void *data)
@@ -643,10 +633,14 @@ static bool exit_kretprobe_over;
  */
 static int exit_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+#ifdef CONFIG_X86_64
+	exit_kretprobe_over = true;
+#else
 	char sym[KSYM_SYMBOL_LEN];
 
-	sprint_symbol(sym, ret_addr_at_entry(regs));
-	exit_kretprobe_over = IS_ENABLED(CONFIG_X86_64) || strstr(sym, "op_ret_trampoline+");
+	sprint_symbol(sym, regs->link);
+	exit_kretprobe_over = !!strstr(sym, "op_ret_trampoline+");
+#endif
 	return 0;
 }
 
