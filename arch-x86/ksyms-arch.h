@@ -10,6 +10,7 @@
 #include <linux/static_call.h>
 #include <linux/vmalloc.h>
 #include <asm/alternative.h>
+#include <asm/sections.h>
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
 
@@ -33,6 +34,11 @@ struct op_arch_ksyms {
 	/* the kernel's jump labels, for where they jump (a module has its own) */
 	typeof(op_ptr_to(__start___jump_table)) __start___jump_table;
 	typeof(op_ptr_to(__stop___jump_table)) __stop___jump_table;
+	/* the kernel's core text and its exception table, for foreign entries (entries.c) */
+	typeof(op_ptr_to(_stext)) _stext;
+	typeof(op_ptr_to(_etext)) _etext;
+	const struct exception_table_entry *__start___ex_table;
+	const struct exception_table_entry *__stop___ex_table;
 	/* slot pages: RW while filled, then read-only and executable */
 	typeof(op_ptr_to(set_memory_ro)) set_memory_ro;
 	typeof(op_ptr_to(set_memory_x)) set_memory_x;

@@ -19,17 +19,19 @@
  *    rel32 is as long as the jmp, so the region's 5 bytes end in it;
  *  - no instruction of the region may fault to an exception fixup, and no
  *    fixup may land inside it;
- *  - no relative jump of the function lands inside it, and nothing an
- *    indirect jump may reach does: no address the function takes of its
- *    own code is inside it, no entry of a jump table the function reads
+ *  - nothing enters it but through its first byte.  From the function
+ *    itself: no relative jump lands inside it, and nothing an indirect
+ *    jump may reach does: no address the function takes of its own code
+ *    is inside it, no entry of a jump table the function reads
  *    (op_x86_table_into()) is, and a function that has an indirect jump
  *    other than a tail call takes no address of its own code at all.  A
  *    jmp to a retpoline thunk is an indirect jump; a jmp to the return
- *    thunk is a ret;
+ *    thunk is a ret.  From anywhere else (its .cold part, whose jumps
+ *    back land at ordinary join points, other symbols, exception fixups):
+ *    the index of foreign entries (entries.c);
  *  - it ends at the first unconditional jmp or ret (which the region may
- *    hold only as its last instruction): what follows one is reached, if
- *    at all, from where the function's walk does not look (a .cold
- *    fragment, a jump table), as mainline's walk does not either;
+ *    hold only as its last instruction): the bytes after one are not run
+ *    from the detour;
  *  - no jump label of its text (kernel or module) jumps inside it: while
  *    its key is off, its jmp is a nop that the walk cannot see.  Static
  *    calls need no such care: whatever a site becomes, it calls or jumps
@@ -38,7 +40,8 @@
  *    kprobe of the kernel's overlaps it, and no int3 padding is in it.
  *
  * Mainline does the same minus the fixups, which make it refuse every
- * function with an exception-table entry, minus the jump labels' targets,
+ * function with an exception-table entry, minus the jump labels' targets
+ * and every jump from outside the function (a .cold part's included),
  * and refusing every function with an indirect jump (tail calls through a
  * retpoline included) instead of looking where it may go.
  */
@@ -53,14 +56,9 @@
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "entries.h"
 #include "jump-labels.h"
 #include "ksyms.h"
-
-/* Where an exception-table entry's fixup resumes. */
-static unsigned long op_x86_fixup_of(const struct exception_table_entry *e)
-{
-	return (unsigned long)&e->fixup + e->fixup;
-}
 
 /* Is @target strictly inside the region, past the jmp's first byte? */
 static bool op_x86_into_region(const struct op_site *site, unsigned long target, u8 rlen)
@@ -189,56 +187,8 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 	return 0;
 }
 
-/*
- * Are [@pos, @end) the padding after a function's last instruction: all
- * zeros (a module's text between its sections) or all int3?  kallsyms
- * sizes a function up to the next symbol, so its end may cut the padding
- * in the middle of what would decode as an instruction.
- */
-static bool op_x86_padding(unsigned long pos, unsigned long end)
-{
-	u8 first, byte;
-
-	if (copy_from_kernel_nofault(&first, (void *)pos, 1) ||
-	    (first != 0 && first != INT3_INSN_OPCODE))
-		return false;
-	for (pos++; pos < end; pos++)
-		if (copy_from_kernel_nofault(&byte, (void *)pos, 1) || byte != first)
-			return false;
-	return true;
-}
-
 /* Entries of a jump table read at most: the BPF interpreter's computed gotos take 256. */
 #define OP_X86_TABLE_MAX	256
-
-/* A memory operand without a base register: disp32(,%index,scale) or disp32. */
-static bool op_x86_no_base(const struct op_x86_insn *insn)
-{
-	return insn->has_sib && !(insn->modrm >> 6) && (insn->sib & 7) == 5;
-}
-
-/*
- * The address an operand of @insn (at @pos) names, if it names one: a
- * RIP-relative or absolute (no base register) memory operand, or a 32- or
- * 64-bit immediate (a mov or push of an address); else 0.
- */
-static unsigned long op_x86_address_operand(unsigned long pos, const struct op_x86_insn *insn)
-{
-	if (insn->rip_relative)
-		return pos + insn->len + insn->disp;
-	if (op_x86_no_base(insn) && insn->disp_size == 4)
-		return (long)insn->disp;
-	if (!insn->has_rel && insn->imm_size >= 4)
-		return insn->imm;
-	return 0;
-}
-
-/* An array of addresses indexed by a register: disp32(,%index,8). */
-static bool op_x86_table_read(const struct op_x86_insn *insn)
-{
-	return op_x86_no_base(insn) && insn->sib >> 6 == 3 &&
-	       (((insn->sib >> 3) & 7) != 4 || (insn->rex & 0x2));
-}
 
 /* Is @addr text: of the function [@func, @end), of the kernel, or of a module? */
 static bool op_x86_text(unsigned long addr, unsigned long func, unsigned long end)
@@ -287,7 +237,6 @@ static bool op_x86_table_into(const struct op_site *site, unsigned long table,
 static int op_x86_function_check(struct op_site *site, unsigned long func, unsigned long end,
 				 u8 rlen)
 {
-	const struct exception_table_entry *e;
 	bool indirect = false, own_code = false;
 	u8 buf[OP_X86_MAX_INSN_LEN];
 	unsigned long pos, target;
@@ -298,11 +247,6 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 			if (op_x86_padding(pos, end))
 				break;
 			site->reason = "undecodable instruction in the function";
-			return -EINVAL;
-		}
-		e = op_ksyms.search_exception_tables(pos);
-		if (e && op_x86_into_region(site, op_x86_fixup_of(e), rlen)) {
-			site->reason = "an exception fixup lands inside the jump's bytes";
 			return -EINVAL;
 		}
 		indirect |= op_x86_indirect_jmp(&insn);
@@ -449,6 +393,8 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	if (rlen < 0)
 		return rlen;
 	ret = op_x86_region_owned(site, rlen);
+	if (!ret)
+		ret = op_x86_foreign_entry_in(site->addr, site->addr + rlen, &site->reason);
 	if (!ret)
 		ret = op_x86_function_check(site, func, end, rlen);
 	if (ret)

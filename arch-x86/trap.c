@@ -26,6 +26,7 @@
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "entries.h"
 #include "jump-labels.h"
 
 /* Emulate the probed instruction (not OP_X86_OUT_OF_LINE), then the post handlers. */
@@ -235,6 +236,7 @@ const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
 
 void op_arch_debugfs(struct dentry *dir)
 {
+	op_x86_entries_debugfs(dir);
 }
 
 int __init op_arch_init(void)
@@ -244,14 +246,21 @@ int __init op_arch_init(void)
 	ret = op_x86_jump_labels_init();
 	if (ret)
 		return ret;
-	ret = register_die_notifier(&op_x86_int3_nb);
+	ret = op_x86_entries_init();
 	if (ret)
-		op_x86_jump_labels_exit();
+		goto labels;
+	ret = register_die_notifier(&op_x86_int3_nb);
+	if (!ret)
+		return 0;
+	op_x86_entries_exit();
+labels:
+	op_x86_jump_labels_exit();
 	return ret;
 }
 
 void op_arch_exit(void)
 {
 	unregister_die_notifier(&op_x86_int3_nb);
+	op_x86_entries_exit();
 	op_x86_jump_labels_exit();
 }

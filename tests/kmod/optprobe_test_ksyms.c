@@ -29,7 +29,8 @@ static unsigned int count_ksyms(void)
 
 /*
  * sprint_symbol() of the start of a symbol is "name+0x0/size".  The end
- * of a section (__stop_*) is where the next one starts, which
+ * of a section (__stop_*) is where the next one starts, and the start of
+ * kernel text (_stext) is that of its first function, which
  * sprint_symbol() may name instead: it must be the start of a symbol.
  */
 static void check_names(struct ktap *t)
@@ -45,7 +46,7 @@ static void check_names(struct ktap *t)
 		sprint_symbol(buf, (unsigned long)addr);
 		snprintf(want, sizeof(want), "%s+0x0/", sym->name);
 		named = !strncmp(buf, want, strlen(want));
-		if (!strncmp(sym->name, "__stop_", 7))
+		if (!strncmp(sym->name, "__stop_", 7) || !strcmp(sym->name, "_stext"))
 			named = !!strstr(buf, "+0x0/");
 		ktap_check(t, addr && named, sym->name, "resolved to %s", addr ? buf : "NULL");
 	}

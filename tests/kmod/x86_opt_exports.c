@@ -49,6 +49,8 @@ const struct op_tx86_targets op_tx86_targets = {
 	.tail_call = op_tx86_tail_call,
 	.ret_end = op_tx86_ret_end,
 	.table = op_tx86_table,
+	.cold_join = op_tx86_cold_join,
+	.cold_part = &op_tx86_cold_part,
 	.callee_hook = &op_tx86_callee_hook,
 };
 EXPORT_SYMBOL_GPL(op_tx86_targets);

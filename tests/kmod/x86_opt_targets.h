@@ -32,6 +32,10 @@ long op_tx86_jmp32_end(long a, long b);
 long op_tx86_tail_call(long a, long b);
 long op_tx86_ret_end(long a, long b);
 long op_tx86_table(long a, long b);
+/* C, split by gcc (x86_cold_target.c): a < 0 runs its .cold part */
+long op_tx86_cold_join(long a, long b);
+/* the address of op_tx86_cold_join.cold */
+extern const unsigned long op_tx86_cold_part;
 
 /* What op_tx86_callee (which op_tx86_call_end calls) calls first, if set. */
 extern void (*op_tx86_callee_hook)(void);
@@ -61,6 +65,8 @@ struct op_tx86_targets {
 	target_fn call_in_region, jump_into, jump_table, jmp8, jmp_next, static_key;
 	target_fn uaccess, df;
 	target_fn call_end, jcc8_end, jcc32_end, jmp8_end, jmp32_end, tail_call, ret_end, table;
+	target_fn cold_join;
+	const unsigned long *cold_part;
 	/* what op_tx86_callee calls first, if set */
 	void (**callee_hook)(void);
 	/* turn op_tx86_static_key's key on or off */
