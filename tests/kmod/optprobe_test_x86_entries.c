@@ -24,6 +24,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/bsearch.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
@@ -176,7 +177,6 @@ static void check_cold_join(struct ktap *t)
 /* Kernel-wide: every FUNC_STRIDE-th function, and up to MAX_FOREIGN foreign targets. */
 #define FUNC_STRIDE	40
 #define MAX_FOREIGN	1500
-#define MAX_SITES	(2 * 60000 / FUNC_STRIDE + MAX_FOREIGN)
 #define MIN_OPTIMIZED	1000
 
 struct ulongs {
@@ -220,11 +220,25 @@ static void ulongs_sort(struct ulongs *a)
 	a->nr = n;
 }
 
+/* Every symbol of kernel-core text; the padding before functions (6.12) apart too. */
+struct symbols {
+	struct ulongs all, padding;
+};
+
 static int add_symbol(void *data, const char *name, struct module *mod, unsigned long addr)
 {
+	struct symbols *s = data;
+
 	if (mod || addr < (unsigned long)text_start || addr >= (unsigned long)text_end)
 		return 0;
-	return ulongs_add(data, addr);
+	if (str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
+		ulongs_add(&s->padding, addr);
+	return ulongs_add(&s->all, addr);
+}
+
+static bool in_sorted(const struct ulongs *a, unsigned long x)
+{
+	return bsearch(&x, a->v, a->nr, sizeof(x), ulong_cmp);
 }
 
 /* Symbol @i of @syms spans [syms->v[i], end_of(syms, i)). */
@@ -333,7 +347,10 @@ static void branch_check(void *data, unsigned int i, unsigned long from, unsigne
 	region_check(data, from, target);
 }
 
-/* The instruction boundaries of [@func, @end), at most @max into @at; how many. */
+/*
+ * The instruction boundaries of [@func, @end) but int3s (padding, after a
+ * ret too), at most @max into @at; how many.
+ */
 static unsigned int boundaries(unsigned long func, unsigned long end, unsigned long *at,
 			       unsigned int max)
 {
@@ -344,7 +361,8 @@ static unsigned int boundaries(unsigned long func, unsigned long end, unsigned l
 		len = decode(func, end, &insn);
 		if (!len)
 			break;
-		at[n++] = func;
+		if (insn.opcode.bytes[0] != INT3_INSN_OPCODE)
+			at[n++] = func;
 	}
 	return n;
 }
@@ -352,27 +370,28 @@ static unsigned int boundaries(unsigned long func, unsigned long end, unsigned l
 #define MAX_BOUNDARIES	256
 
 /*
- * The sites: in every FUNC_STRIDE-th function the second instruction
+ * The sites: in every FUNC_STRIDE-th function (the padding before
+ * functions, 6.12's __pfx_ symbols, not counted) the second instruction
  * (the first after an ftrace site) and a random one after it; before
  * every k-th foreign target, the instruction right before it if a jmp
  * there would cover it.
  */
-static void pick_sites(const struct ulongs *syms, const struct ulongs *foreign,
+static void pick_sites(const struct symbols *symbols, const struct ulongs *foreign,
 		       struct ulongs *sites)
 {
 	unsigned long *at = kmalloc_array(MAX_BOUNDARIES, sizeof(*at), GFP_KERNEL);
-	unsigned int i, n, step = max(foreign->nr / MAX_FOREIGN, 1U);
+	unsigned int i, n, func = 0, step = max(foreign->nr / MAX_FOREIGN, 1U);
+	const struct ulongs *syms = &symbols->all;
 	struct rnd_state rnd;
 	unsigned long b;
 
 	if (!at)
 		return;
 	prandom_seed_state(&rnd, 26);
-	for (i = 0; i < syms->nr; i += FUNC_STRIDE) {
+	for (i = 0; i < syms->nr; i++) {
+		if (in_sorted(&symbols->padding, syms->v[i]) || func++ % FUNC_STRIDE)
+			continue;
 		n = boundaries(syms->v[i], end_of(syms, i), at, MAX_BOUNDARIES);
-		/* not the int3 padding after the function's end */
-		while (n && *(u8 *)at[n - 1] == INT3_INSN_OPCODE)
-			n--;
 		if (n < 2)
 			continue;
 		ulongs_add(sites, at[1]);
@@ -425,29 +444,31 @@ static unsigned int probe_sites(const struct ulongs *sites, struct optprobe *pro
 
 static void check_kernel_text(struct ktap *t)
 {
-	struct ulongs syms = {}, sites = {};
-	struct foreign f = { .syms = &syms };
+	struct symbols symbols = {};
+	struct ulongs *syms = &symbols.all, sites = {};
+	struct foreign f = { .syms = syms };
 	struct regions r = {};
 	const struct exception_table_entry *e;
 	struct optprobe *probes = NULL, **opt = NULL;
 	unsigned long insns = 0, fixups = 0;
 	unsigned int nr_opt = 0;
 
-	op_kallsyms_on_each(each_symbol, add_symbol, &syms);
-	ulongs_sort(&syms);
-	walk_branches(&syms, add_foreign, &f);
+	op_kallsyms_on_each(each_symbol, add_symbol, &symbols);
+	ulongs_sort(syms);
+	ulongs_sort(&symbols.padding);
+	walk_branches(syms, add_foreign, &f);
 	ulongs_sort(&f.targets);
-	pick_sites(&syms, &f.targets, &sites);
+	pick_sites(&symbols, &f.targets, &sites);
 	probes = kvcalloc(sites.nr, sizeof(*probes), GFP_KERNEL);
 	opt = kvcalloc(sites.nr, sizeof(*opt), GFP_KERNEL);
 	if (probes && opt)
 		nr_opt = probe_sites(&sites, probes, opt, &r);
-	pr_info("# %u symbols, %u targets of jumps from other symbols\n", syms.nr, f.targets.nr);
+	pr_info("# %u symbols, %u targets of jumps from other symbols\n", syms->nr, f.targets.nr);
 	ktap_check(t, nr_opt >= MIN_OPTIMIZED, "kernel_sites_optimized",
 		   "%u of %u sites optimized, at least %u expected", nr_opt, sites.nr,
 		   MIN_OPTIMIZED);
 	if (nr_opt)
-		insns = walk_branches(&syms, branch_check, &r);
+		insns = walk_branches(syms, branch_check, &r);
 	ktap_check(t, nr_opt && insns > 1000000 && !r.inside, "kernel_no_jump_into_region",
 		   "%lu of the jumps in %lu instructions land inside a region, first %pS -> %pS",
 		   r.inside, insns, (void *)r.first_from, (void *)r.first_to);
@@ -466,7 +487,8 @@ static void check_kernel_text(struct ktap *t)
 	kvfree(r.start.v);
 	kvfree(sites.v);
 	kvfree(f.targets.v);
-	kvfree(syms.v);
+	kvfree(symbols.padding.v);
+	kvfree(syms->v);
 }
 
 static int __init test_x86_entries_init(void)

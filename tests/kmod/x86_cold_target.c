@@ -14,7 +14,8 @@
 
 #include "x86_opt_targets.h"
 
-static noinline __cold long op_tx86_cold_work(long a)
+/* gcc's cold attribute (Kbuild: the kernel's __cold is empty on 6.12 with gcc 12) */
+static noinline OP_TX86_COLD long op_tx86_cold_work(long a)
 {
 	/* not folded into the caller's arithmetic */
 	asm volatile("" : "+r" (a));
