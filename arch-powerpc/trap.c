@@ -80,6 +80,7 @@ static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, voi
 {
 	struct pt_regs *regs = ((struct die_args *)data)->regs;
 	unsigned long addr = regs->nip;
+	unsigned long flags;
 	struct op_site *site;
 	unsigned int len;
 	u32 word;
@@ -90,10 +91,15 @@ static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, voi
 	site = op_site_lookup(addr);
 	if (site && !site->ftrace) {
 		/* prepared for its jump, not yet patched: the detour does the rest */
-		if (READ_ONCE(site->arch.to_detour))
+		if (READ_ONCE(site->arch.to_detour)) {
 			regs_set_return_ip(regs, (unsigned long)site->detour);
-		else if (!op_dispatch_pre(site, regs))
+			return op_dispatch_bp_taken();
+		}
+		/* a program check from idle leaves RCU as it was */
+		flags = op_dispatch_rcu_enter();
+		if (!op_dispatch_pre(site, regs))
 			op_ppc_run(site, regs);
+		op_dispatch_rcu_exit(flags);
 		return op_dispatch_bp_taken();
 	}
 
@@ -110,7 +116,9 @@ static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, voi
 		    (!site->detour || addr != (unsigned long)site->detour + site->arch.post_switch))
 			return NOTIFY_DONE;
 		regs_set_return_ip(regs, site->addr + len);
+		flags = op_dispatch_rcu_enter();
 		op_dispatch_post(site, regs);
+		op_dispatch_rcu_exit(flags);
 		return op_dispatch_bp_taken();
 	}
 
@@ -147,13 +155,20 @@ NOKPROBE_SYMBOL(op_ppc_trap);
  */
 int notrace op_ppc_detour_pre(struct pt_regs *regs, struct op_site **stub_site)
 {
+	unsigned long flags = 0;
 	struct op_site *site;
+	bool watched;
 	int redirect;
 
 	preempt_disable_notrace();
+	watched = op_rcu_watching();
+	if (unlikely(!watched))
+		flags = op_dispatch_rcu_enter();
 	site = READ_ONCE(*stub_site);
 	regs->nip = site->addr;
 	redirect = op_dispatch_pre(site, regs);
+	if (unlikely(!watched))
+		op_dispatch_rcu_exit(flags);
 	preempt_enable_notrace();
 	return redirect;
 }

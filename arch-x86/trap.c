@@ -152,6 +152,9 @@ static __always_inline void op_x86_detour_irqs_restore(const struct pt_regs *reg
 		trace_hardirqs_on();
 }
 
+static int op_x86_detour_pre_unwatched(struct op_site *site, struct pt_regs *regs);
+static void op_x86_detour_post_unwatched(struct pt_regs *regs);
+
 /*
  * Called by the detour's head, interrupts masked: the pre handlers.
  * Every hit runs this, so it keeps nothing across the handlers' calls
@@ -164,6 +167,8 @@ int notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
 {
 	int redirected;
 
+	if (unlikely(!op_rcu_watching()))
+		return op_x86_detour_pre_unwatched(site, regs);
 	op_x86_detour_irqs_off(regs);
 	redirected = op_dispatch_pre(site, regs);
 	op_x86_detour_irqs_restore(regs);
@@ -172,6 +177,19 @@ int notrace op_x86_detour_pre(struct op_site *site, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(op_x86_detour_pre);
 
+/* op_x86_detour_pre() where RCU is not watching (dispatch.h) */
+static noinline int notrace
+op_x86_detour_pre_unwatched(struct op_site *site, struct pt_regs *regs)
+{
+	unsigned long flags = op_dispatch_rcu_enter();
+	int redirected = op_x86_detour_pre(site, regs);
+
+	op_dispatch_rcu_exit(flags);
+	return redirected;
+}
+
+NOKPROBE_SYMBOL(op_x86_detour_pre_unwatched);
+
 /* After the copy of the probed instruction, interrupts masked: the post handlers. */
 void notrace op_x86_detour_post(struct pt_regs *regs)
 {
@@ -179,6 +197,10 @@ void notrace op_x86_detour_post(struct pt_regs *regs)
 	unsigned long sp = regs->sp, from = *(unsigned long *)(sp - sizeof(unsigned long));
 	struct op_site *site;
 
+	if (unlikely(!op_rcu_watching())) {
+		op_x86_detour_post_unwatched(regs);
+		return;
+	}
 	op_x86_detour_irqs_off(regs);
 	site = op_slot_owner(from - CALL_INSN_SIZE);
 	regs->ip = site->addr + site->arch.len;
@@ -188,6 +210,17 @@ void notrace op_x86_detour_post(struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(op_x86_detour_post);
+
+/* op_x86_detour_post() where RCU is not watching (dispatch.h) */
+static noinline void notrace op_x86_detour_post_unwatched(struct pt_regs *regs)
+{
+	unsigned long flags = op_dispatch_rcu_enter();
+
+	op_x86_detour_post(regs);
+	op_dispatch_rcu_exit(flags);
+}
+
+NOKPROBE_SYMBOL(op_x86_detour_post_unwatched);
 
 /*
  * ftrace returns from its call at the site with every register from

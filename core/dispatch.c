@@ -8,6 +8,7 @@
 
 #include "dispatch.h"
 #include "internal.h"
+#include "ksyms.h"
 #include "retprobe.h"
 
 DEFINE_PER_CPU(const void *, op_running);
@@ -24,6 +25,26 @@ unsigned long op_bp_traps(void)
 	return op_percpu_sum(&op_bp_taken);
 }
 EXPORT_SYMBOL_NS_GPL(op_bp_traps, OPTPROBE_INTERNAL);
+
+/* Interrupts stay masked while RCU watches this way, as ct_nmi_enter() requires. */
+unsigned long notrace op_dispatch_rcu_enter(void)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	op_ksyms.ct_nmi_enter();
+	return flags;
+}
+
+NOKPROBE_SYMBOL(op_dispatch_rcu_enter);
+
+void notrace op_dispatch_rcu_exit(unsigned long flags)
+{
+	op_ksyms.ct_nmi_exit();
+	raw_local_irq_restore(flags);
+}
+
+NOKPROBE_SYMBOL(op_dispatch_rcu_exit);
 
 /* op_aggr_probe's hits: every hit of its sites counts on their probes */
 static DEFINE_PER_CPU(unsigned long, op_aggr_nhit);

@@ -28,6 +28,7 @@
 #include <linux/rculist.h>
 
 #include "site.h"
+#include "wrap-rcu-watching.h"
 
 /*
  * What this CPU's optprobe handlers run for, NULL while none runs: the
@@ -61,6 +62,22 @@ static __always_inline void op_count(unsigned long *counter)
 }
 
 DECLARE_PER_CPU(unsigned long, op_bp_taken);
+
+/*
+ * Handlers run with RCU watching: sites, probes and what they point to
+ * are freed after grace periods that do not wait for a CPU in an
+ * extended quiescent state (idle between context tracking's enter and
+ * exit, or on its way to and from user mode).  Most of that code is
+ * noinstr, which optprobe refuses, but not all of it (cpuidle drivers'
+ * enter functions on 6.1, platform idle loops).  The hit paths test
+ * op_rcu_watching() (one per-CPU read) and, where RCU does not watch,
+ * run from a function of their own between op_dispatch_rcu_enter() and
+ * op_dispatch_rcu_exit(), which make RCU watch as an NMI there would
+ * (ct_nmi_enter()), interrupts masked; so such hits run their handlers
+ * and none is missed.  The fast path keeps no state across handlers.
+ */
+unsigned long op_dispatch_rcu_enter(void);
+void op_dispatch_rcu_exit(unsigned long flags);
 
 /**
  * op_dispatch_bp_taken() - count a breakpoint trap that optprobe took

@@ -21,57 +21,78 @@
 #include "dispatch.h"
 #include "internal.h"
 
+static __always_inline void op_ftrace_hit(unsigned long ip, struct pt_regs *regs, bool miss)
+{
+	unsigned long next = ip + MCOUNT_INSN_SIZE, sp;
+	struct op_site *site = op_site_lookup(ip);
+
+	if (!site)
+		return;
+	if (miss) {
+		op_dispatch_missed(site);
+		return;
+	}
+	if (!regs)
+		return;
+	sp = kernel_stack_pointer(regs);
+	/* as at a breakpoint: the pre handler sees the probed address */
+	instruction_pointer_set(regs, ip);
+	if (!op_dispatch_pre(site, regs)) {
+		instruction_pointer_set(regs, next);
+		op_dispatch_post(site, regs);
+	} else if (unlikely(kernel_stack_pointer(regs) != sp)) {
+		op_arch_ftrace_sp(regs, sp);
+	}
+}
+
+/* op_ftrace_hit() where RCU is not watching (dispatch.h) */
+static noinline void notrace op_ftrace_hit_unwatched(unsigned long ip, struct pt_regs *regs,
+						     bool miss)
+{
+	unsigned long flags = op_dispatch_rcu_enter();
+
+	op_ftrace_hit(ip, regs, miss);
+	op_dispatch_rcu_exit(flags);
+}
+
+NOKPROBE_SYMBOL(op_ftrace_hit_unwatched);
+
 /*
  * ftrace passes the call site's address as @ip; on return it resumes at
  * the instruction pointer in @fregs, which it set to the instruction after
- * the call site.
+ * the call site.  A hit under another ftrace callback's recursion
+ * protection is a miss.
  */
 static void notrace op_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
-	unsigned long next = ip + MCOUNT_INSN_SIZE;
-	struct op_site *site;
 	int bit;
 
-	/* see op_ftrace_ops */
-	if (!rcu_is_watching())
-		return;
 	/* disables preemption when it succeeds */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
+	if (bit < 0)
 		preempt_disable_notrace();
-		site = op_site_lookup(ip);
-		if (site)
-			op_dispatch_missed(site);
+	if (likely(op_rcu_watching()))
+		op_ftrace_hit(ip, regs, bit < 0);
+	else
+		op_ftrace_hit_unwatched(ip, regs, bit < 0);
+	if (bit < 0)
 		preempt_enable_notrace();
-		return;
-	}
-	site = op_site_lookup(ip);
-	if (site && regs) {
-		unsigned long sp = kernel_stack_pointer(regs);
-
-		/* as at a breakpoint: the pre handler sees the probed address */
-		instruction_pointer_set(regs, ip);
-		if (!op_dispatch_pre(site, regs)) {
-			instruction_pointer_set(regs, next);
-			op_dispatch_post(site, regs);
-		} else if (unlikely(kernel_stack_pointer(regs) != sp)) {
-			op_arch_ftrace_sp(regs, sp);
-		}
-	}
-	ftrace_test_recursion_unlock(bit);
+	else
+		ftrace_test_recursion_unlock(bit);
 }
 
 NOKPROBE_SYMBOL(op_ftrace_handler);
 
 /*
- * The handler returns at once where RCU is not watching (idle), so that
- * the grace periods of op_quiesce() cover every running handler.  It
- * checks that itself: FTRACE_OPS_FL_RCU would do the same, but through
- * ftrace's assist function, which takes a recursion bit and disables
- * preemption around an indirect call of the handler, which does both
- * again, on every hit.
+ * Where RCU is not watching (idle), the handler makes it watch
+ * (op_dispatch_rcu_enter()), so that the grace periods of op_quiesce()
+ * cover every running handler and no hit is lost there.
+ * FTRACE_OPS_FL_RCU would skip such hits instead, through ftrace's
+ * assist function, which takes a recursion bit and disables preemption
+ * around an indirect call of the handler, which does both again, on
+ * every hit.
  */
 static struct ftrace_ops op_ftrace_ops = {
 	.func = op_ftrace_handler,

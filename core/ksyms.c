@@ -34,6 +34,8 @@ static const struct op_ksym op_core_ksym_table[] = {
 	OP_KSYM_AS(execmem_alloc, OP_EXECMEM_ALLOC),
 	OP_KSYM_AS(execmem_free, OP_EXECMEM_FREE),
 	OP_KSYM_ADDR(do_task_dead),
+	OP_KSYM(ct_nmi_enter),
+	OP_KSYM(ct_nmi_exit),
 };
 
 /* Every member of struct op_ksyms before .arch is a pointer with an entry above. */

@@ -18,6 +18,7 @@
 #ifndef OPTPROBE_KSYMS_H
 #define OPTPROBE_KSYMS_H
 
+#include <linux/context_tracking_irq.h>
 #include <linux/extable.h>
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
@@ -53,6 +54,9 @@ struct op_ksyms {
 	typeof(op_ptr_to(OP_EXECMEM_FREE)) execmem_free;
 	/* a dying task's last call: no return probe there (retprobe.c) */
 	typeof(op_ptr_to(do_task_dead)) do_task_dead;
+	/* RCU watching around handlers hit where it does not (dispatch.c) */
+	typeof(op_ptr_to(ct_nmi_enter)) ct_nmi_enter;
+	typeof(op_ptr_to(ct_nmi_exit)) ct_nmi_exit;
 	struct op_arch_ksyms arch;
 };
 

@@ -49,8 +49,9 @@
 /* @draining before the count of calls in flight is known: more than could ever return */
 #define OP_RET_DRAIN_BIAS	(LONG_MAX / 2)
 
-static DEFINE_MUTEX(op_ret_mutex);	/* guards op_rets */
+static DEFINE_MUTEX(op_ret_mutex);	/* guards op_rets and op_rets_draining */
 static LIST_HEAD(op_rets);		/* registered return probes */
+static LIST_HEAD(op_rets_draining);	/* unregistered, with calls in flight */
 static struct workqueue_struct *op_ret_wq;
 static struct tracepoint *op_ret_exit_tp;
 
@@ -115,6 +116,17 @@ static void op_ret_grow_kick(struct irq_work *work)
  * per-CPU counts need no interrupt masking to be exact (as hits' counts,
  * dispatch.h).
  */
+bool notrace op_ret_returned_unwatched(struct op_ret_inst *inst, struct pt_regs *regs)
+{
+	unsigned long flags = op_dispatch_rcu_enter();
+	bool lived = op_ret_returned_watched(inst, regs);
+
+	op_dispatch_rcu_exit(flags);
+	return lived;
+}
+
+NOKPROBE_SYMBOL(op_ret_returned_unwatched);
+
 static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 {
 	struct op_ret *ret = container_of(p, struct op_ret, entry);
@@ -216,6 +228,9 @@ static void op_ret_free_work(struct work_struct *work)
 
 	/* the irq_work that queued this may still be finishing on its CPU */
 	irq_work_sync(&ret->free_kick);
+	mutex_lock(&op_ret_mutex);
+	list_del(&ret->list);
+	mutex_unlock(&op_ret_mutex);
 	op_ret_free(ret);
 	/* taken by op_ret_unregister_batch(); optprobe's unload drains op_ret_wq */
 	module_put(THIS_MODULE);
@@ -266,6 +281,14 @@ static void op_ret_drain(struct op_ret *ret)
 	/* each call in flight holds an instance: more is a miscount, to leak, not free */
 	if (WARN_ON_ONCE(in_flight > READ_ONCE(ret->pool_size)))
 		return;
+	/*
+	 * A call that never returns (a task inside the function that never
+	 * leaves it, and never exits) keeps optprobe loaded for good: say so
+	 * now, and in debugfs "retprobes" for as long as it lasts.
+	 */
+	if (in_flight)
+		pr_warn("return probe on %ps unregistered with %lu calls in flight: optprobe stays loaded until they return\n",
+			ret->entry.addr, in_flight);
 	if (atomic_long_sub_and_test(OP_RET_DRAIN_BIAS - in_flight, &ret->draining))
 		queue_work(op_ret_wq, &ret->free_work);
 }
@@ -429,7 +452,7 @@ static void op_ret_unregister_batch(struct optretprobe **rps, unsigned int n)
 		}
 		/* taken here, once: the same probe twice is "not registered" */
 		WRITE_ONCE(rps[i]->priv, NULL);
-		list_del(&ret->list);
+		list_move(&ret->list, &op_rets_draining);
 		entries[k++] = &ret->entry;
 	}
 	mutex_unlock(&op_ret_mutex);
@@ -519,7 +542,10 @@ EXPORT_SYMBOL_GPL(optretprobe_mode);
  *
  * The entry's address and symbol, its mode, then calls followed, skipped
  * by the entry handler, missed, in flight (followed, not returned yet)
- * and the pool's size.
+ * and the pool's size.  Then one line per unregistered probe whose calls
+ * have not all returned yet, each holding optprobe loaded: address,
+ * symbol, "unregistered", the calls in flight when it was and those of
+ * them still to return.
  */
 void op_ret_show(struct seq_file *m)
 {
@@ -534,6 +560,16 @@ void op_ret_show(struct seq_file *m)
 			   op_mode_name(optprobe_mode(&ret->entry)), sum.followed, sum.skipped,
 			   READ_ONCE(ret->rp->nmissed), op_ret_in_flight(&sum),
 			   READ_ONCE(ret->pool_size));
+	}
+	list_for_each_entry(ret, &op_rets_draining, list) {
+		long left = atomic_long_read(&ret->draining);
+
+		op_ret_stats_sum(ret, &sum);
+		/* before op_ret_drain() takes the bias off, none has returned */
+		if (left > OP_RET_DRAIN_BIAS / 2)
+			left = op_ret_in_flight(&sum);
+		seq_printf(m, "0x%lx %pS unregistered %lu %ld\n", (unsigned long)ret->entry.addr,
+			   ret->entry.addr, op_ret_in_flight(&sum), left);
 	}
 	mutex_unlock(&op_ret_mutex);
 }

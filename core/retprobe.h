@@ -123,7 +123,8 @@ struct op_ret_inst {
  * Context: preemption disabled, possibly NMI.
  * Return: whether the probe lived: what to give op_ret_done().
  */
-static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
+static __always_inline bool op_ret_returned_watched(struct op_ret_inst *inst,
+						    struct pt_regs *regs)
 {
 	struct op_ret *ret = inst->ret;
 	struct optretprobe *rp;
@@ -142,6 +143,16 @@ static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_
 	rp->handler(rp, regs, inst->data);
 	__this_cpu_write(op_running, NULL);
 	return true;
+}
+
+/* A return where RCU is not watching (dispatch.h), out of line. */
+bool op_ret_returned_unwatched(struct op_ret_inst *inst, struct pt_regs *regs);
+
+static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
+{
+	if (unlikely(!op_rcu_watching()))
+		return op_ret_returned_unwatched(inst, regs);
+	return op_ret_returned_watched(inst, regs);
 }
 
 /* A maxactive 0 pool: the most it grows to. */

@@ -32,9 +32,11 @@
  *    probe, where it ends at the detour (as in the kernel's own optimized
  *    kprobes).
  * Handlers run with preemption disabled, possibly in NMI context, and must
- * not sleep.  On x86_64 the handlers of breakpoint and jump-optimized
- * probes run with interrupts disabled, as the kernel's int3 handler runs
- * a kprobe's; they must not enable them.
+ * not sleep.  They run with RCU watching, also where the probed code runs
+ * while RCU does not (idle code that is not noinstr): optprobe makes it
+ * watch around them, as an NMI there would.  On x86_64 the handlers of
+ * breakpoint and jump-optimized probes run with interrupts disabled, as
+ * the kernel's int3 handler runs a kprobe's; they must not enable them.
  */
 #ifndef _OPTPROBE_H
 #define _OPTPROBE_H
@@ -387,7 +389,12 @@ int optretprobe_register(struct optretprobe *rp);
  *
  * May be called while calls are in flight: when it returns, no handler of
  * @rp runs again, @rp may be freed, and every call in flight still returns
- * to its real caller.  optprobe cannot be unloaded until they all have.
+ * to its real caller.  optprobe cannot be unloaded until they all have:
+ * one pr_warn line then says how many were in flight, and debugfs
+ * "retprobes" lists the probe as unregistered, with the calls still to
+ * return, until they have.  A call that never returns (a task that stays
+ * inside the function and never exits, such as a CPU's idle task in
+ * cpu_startup_entry()) keeps optprobe loaded for good.
  *
  * Context: process context; sleeps for grace periods.
  */

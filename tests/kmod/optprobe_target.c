@@ -37,6 +37,12 @@ noinline __noipa int optprobe_target_count(int x)
 }
 EXPORT_SYMBOL_GPL(optprobe_target_count);
 
+noinline __noipa int optprobe_target_idle(int x)
+{
+	return x * 11 + 4;
+}
+EXPORT_SYMBOL_GPL(optprobe_target_idle);
+
 noinline __noipa int optprobe_target_aggr(int x)
 {
 	return x * 5 + 2;

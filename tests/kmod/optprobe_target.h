@@ -18,6 +18,7 @@ extern unsigned long optprobe_target_redirect_runs;
 int optprobe_target_add(int a, int b, int c, int d, int e, int f);
 int optprobe_target_count(int x);
 int optprobe_target_aggr(int x);
+int optprobe_target_idle(int x);
 int optprobe_target_toggle(int x);
 int optprobe_target_outer(int x);
 int optprobe_target_inner(int x);

@@ -4,7 +4,9 @@
  * 256 kthreads with maxactive 0 (the pool grows: none missed, 256 handler
  * runs); 8 with maxactive 4 (exactly 4 followed and 4 missed); 16 asleep
  * when the probe is unregistered (all return their own value to their
- * caller, and no handler runs once optretprobe_unregister() returned).
+ * caller, and no handler runs once optretprobe_unregister() returned;
+ * until they return, optprobe stays loaded (a reference of its own, which
+ * goes once they have).
  *
  * Each kthread is started a millisecond or two after the one before is
  * inside, as calls arrive in a steady state; the entry handler sees them
@@ -20,8 +22,11 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 
+#include "ksyms.h"
 #include "optprobe_target_ret.h"
 #include "optprobe_test.h"
+
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 static struct ktap t;
 
@@ -87,6 +92,31 @@ static bool finish_sleepers(struct sleeper_set *set, int n)
 	return wait_event_timeout(set->gate.wq, atomic_read(&set->gate.done) == n, 30 * HZ);
 }
 
+static typeof(op_ptr_to(__module_address)) module_address;
+
+static const struct op_ksym test_ksyms[] = {
+	{ .name = "__module_address", .slot = (void **)&module_address },
+};
+
+/* optprobe's module references, waiting up to 5 s for them to fall to @want. */
+static int optprobe_refs(int want)
+{
+	struct module *mod;
+	int refs, i;
+
+	if (!module_address)
+		return -1;
+	preempt_disable();
+	mod = module_address((unsigned long)optretprobe_register);
+	preempt_enable();
+	for (i = 0;; i++) {
+		refs = module_refcount(mod);
+		if (refs <= want || i == 50)
+			return refs;
+		msleep(100);
+	}
+}
+
 static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g, int x),
 		int maxactive, int n, bool unregister_inside)
 {
@@ -99,8 +129,9 @@ static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g
 		.data_size = sizeof(long),
 		.maxactive = maxactive,
 	};
-	int inside, ret, followed = maxactive ? min(n, maxactive) : n;
+	int inside, ret, followed = maxactive ? min(n, maxactive) : n, refs = 0;
 	bool finished;
+	int held = 0;
 
 	memset(&rec, 0, sizeof(rec));
 	optprobe_target_ret_gate_init(&set.gate);
@@ -109,8 +140,11 @@ static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g
 		return;
 	inside = start_sleepers(&set, n);
 	if (unregister_inside) {
+		/* the module's users; earlier runs' references went long ago */
+		refs = optprobe_refs(INT_MAX);
 		optretprobe_unregister(&rp);
 		WRITE_ONCE(rec.unregistered, true);
+		held = optprobe_refs(INT_MAX) - refs;
 	}
 	finished = finish_sleepers(&set, inside);
 	if (!unregister_inside)
@@ -123,6 +157,11 @@ static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g
 			   test_name(tname, name, "no_handler_after"),
 			   "%d runs (%d after unregistering), %lu missed",
 			   atomic_read(&rec.runs), atomic_read(&rec.late), rp.nmissed);
+		ktap_check(&t, held == 1, test_name(tname, name, "held"),
+			   "optprobe references taken: %d, not 1", held);
+		ktap_check(&t, optprobe_refs(refs) == refs, test_name(tname, name, "released"),
+			   "optprobe references %d, not %d, once all returned", optprobe_refs(refs),
+			   refs);
 		return;
 	}
 	ktap_check(&t, atomic_read(&rec.runs) == followed && rp.nmissed == n - followed &&
@@ -135,7 +174,8 @@ static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g
 
 static int __init optprobe_test_ret_sleep_init(void)
 {
-	ktap_start(&t, 9);
+	ktap_start(&t, 11);
+	op_ksyms_resolve(test_ksyms, ARRAY_SIZE(test_ksyms));
 	run("auto_256", optprobe_target_ret_sleep_auto, 0, 256, false);
 	run("maxactive_4_of_8", optprobe_target_ret_sleep_max, 4, 8, false);
 	run("unregister_16_inside", optprobe_target_ret_sleep_unreg, 0, 16, true);
