@@ -207,6 +207,41 @@ static struct kprobe_insn_cache *op_ppc_cache_check(unsigned long addr)
 	return (struct kprobe_insn_cache *)addr;
 }
 
+/* kernel/kprobes.c's states of a slot in slot_used[] */
+enum { OP_PPC_SLOT_CLEAN, OP_PPC_SLOT_DIRTY, OP_PPC_SLOT_USED };
+
+/*
+ * Does the cache's page list read as the kernel's own struct
+ * kprobe_insn_page (op_ppc_insn_page is a copy of a kernel-private
+ * type)?  Each page points back at the cache, and its counts agree with
+ * its slots' states.
+ */
+static bool op_ppc_cache_pages_agree(struct kprobe_insn_cache *cache)
+{
+	unsigned int i, n = PAGE_SIZE / (cache->insn_size * sizeof(kprobe_opcode_t));
+	struct op_ppc_insn_page *page;
+	int used, dirty;
+	bool agree = true;
+
+	mutex_lock(&cache->mutex);
+	list_for_each_entry(page, &cache->pages, list) {
+		if (page->cache != cache) {
+			agree = false;
+			break;
+		}
+		for (i = 0, used = 0, dirty = 0; i < n; i++) {
+			used += page->slot_used[i] == OP_PPC_SLOT_USED;
+			dirty += page->slot_used[i] == OP_PPC_SLOT_DIRTY;
+			agree &= page->slot_used[i] <= OP_PPC_SLOT_USED;
+		}
+		agree &= used == page->nused && dirty == page->ngarbage;
+		if (!agree)
+			break;
+	}
+	mutex_unlock(&cache->mutex);
+	return agree;
+}
+
 /* Find and check the cache, and set the share. */
 static void op_ppc_cache_find(void)
 {
@@ -238,6 +273,12 @@ static void op_ppc_cache_find(void)
 	op_ppc_cache = op_ppc_cache_check(addr);
 	if (!op_ppc_cache)
 		return;
+	if (!op_ppc_cache_pages_agree(op_ppc_cache)) {
+		op_ppc_cache = NULL;
+		op_ppc_cache_why = OP_PPC_NOT_FOUND
+			"its pages do not read as the kernel's struct kprobe_insn_page";
+		return;
+	}
 	op_ppc_cache_why = NULL;
 	if (op_ppc_core_share < 0) {
 		used = op_ppc_cache_used(&total);

@@ -87,6 +87,9 @@ static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, voi
 
 	if (val != DIE_BPT || user_mode(regs))
 		return NOTIFY_DONE;
+	/* taken in real mode: no probe of optprobe's runs there (as kprobe_handler()) */
+	if (!(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
+		return NOTIFY_DONE;
 
 	site = op_site_lookup(addr);
 	if (site && !site->ftrace) {

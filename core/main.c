@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "ksyms.h"
 #include "preempt-policy.h"
+#include "wrap-supported.h"
 
 static int __init optprobe_init(void)
 {
