@@ -47,9 +47,9 @@ KBUILD = $(MAKE) -C $(KDIR_OF) ARCH=$(KARCH) CROSS_COMPILE=$(CROSS) W=1 \
 	CONFIG_DEBUG_INFO_BTF_MODULES=
 
 # The directories kbuild sees; each is mirrored into $(BUILD) as symlinks.
-SOURCES := Kbuild core arch-x86 arch-powerpc include samples tests/kmod tests/harness bench
+SOURCES := Kbuild core arch-x86 arch-powerpc include samples tests/kmod tests/soak tests/harness bench
 
-.PHONY: all build deps unit check demo bench lint module clean help
+.PHONY: all build deps unit check soak demo bench lint module clean help
 
 all: build
 
@@ -58,6 +58,7 @@ help:
 	@echo "make demo [ARCH=...]           boot a VM and show optprobe at work"
 	@echo "make bench [ARCH=...]          optprobe vs the kernel's kprobes: build/bench-ARCH.{json,svg,md}"
 	@echo "make check [KERNEL=...]        host unit tests, harness tests, the QEMU matrix, bench smoke"
+	@echo "make soak [KERNEL=...]         the kernel-wide soak, long form, every leg"
 	@echo "make lint                      checkpatch --strict and sparse"
 	@echo "make module M=/abs/dir         build an external probe module against optprobe"
 	@echo "make deps                      fetch packages and kernels (run implicitly)"
@@ -87,6 +88,10 @@ unit:
 # line picks one
 check:
 	@$(TOP)/scripts/check $(if $(filter command line,$(origin KERNEL)),--kernel $(KERNEL))
+
+# the kernel-wide soak's long form, every leg, single-threaded TCG
+soak:
+	@$(TOP)/scripts/soak --long $(if $(filter command line,$(origin KERNEL)),--kernel $(KERNEL))
 
 demo: build
 	@$(TOP)/scripts/demo $(ARCH) $(KERNEL)

@@ -158,10 +158,29 @@ bool op_arch_jump_label_in(unsigned long first, unsigned long last)
 	return op_ksyms.arch.jump_label_text_reserved((void *)first, (void *)last);
 }
 
+/*
+ * A load-reserve (lbarx, lharx, lwarx, ldarx, lqarx), or a
+ * store-conditional (stbcx., sthcx., stwcx., stdcx., stqcx.) when
+ * @store: primary opcode 31 with these extended opcodes.
+ */
+static bool op_ppc_reserve(ppc_inst_t insn, bool store)
+{
+	u32 word = ppc_inst_val(insn), xo = (word >> 1) & 0x3ff;
+
+	if (ppc_inst_prefixed(insn) || word >> 26 != 31)
+		return false;
+	if (store)
+		return xo == 150 || xo == 214 || xo == 694 || xo == 726 || xo == 182;
+	return xo == 20 || xo == 84 || xo == 52 || xo == 116 || xo == 276;
+}
+
+/* How far after a load-reserve its store-conditional comes, at most (as arm64 counts). */
+#define OP_PPC_RESERVE_SPAN	(16 * sizeof(u32))
+
 int op_arch_check_insn(unsigned long func, unsigned long size,
 		       unsigned long addr, const char **reason)
 {
-	unsigned long pos = func;
+	unsigned long pos = func, reserved = 0;
 	ppc_inst_t insn;
 
 	if (addr & 3) {
@@ -173,11 +192,24 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 			*reason = "unreadable text before it in the function";
 			return -EILSEQ;
 		}
+		if (op_ppc_reserve(insn, false))
+			reserved = pos;
+		else if (op_ppc_reserve(insn, true))
+			reserved = 0;
 		pos += ppc_inst_len(insn);
 	}
 	if (pos != addr) {
 		*reason = "the second word of a prefixed instruction";
 		return -EILSEQ;
+	}
+	/*
+	 * Returning from a trap (or a detour's calls) clears the
+	 * reservation: the store-conditional would fail every time, and
+	 * its loop never end.
+	 */
+	if (reserved && addr - reserved <= OP_PPC_RESERVE_SPAN) {
+		*reason = "between a load-reserve and its store-conditional";
+		return -EINVAL;
 	}
 	if (op_ppc_read_insn(addr, &insn)) {
 		*reason = "unreadable instruction";

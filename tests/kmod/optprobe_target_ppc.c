@@ -258,6 +258,15 @@ asm(".pushsection .text\n"
 	"	addi	%r3,%r3,7\n"
 	"	blr\n"
 	"	END	coexist1\n"
+	/* *r3 += r4, atomically; returns the sum: a load-reserve loop */
+	"	TARGET	reserve\n"
+	"1:	ldarx	%r5,0,%r3\n"
+	"	add	%r5,%r5,%r4\n"
+	"	stdcx.	%r5,0,%r3\n"
+	"	bne-	1b\n"
+	"	mr	%r3,%r5\n"
+	"	blr\n"
+	"	END	reserve\n"
 	".popsection\n");
 
 static int __init optprobe_target_ppc_init(void)

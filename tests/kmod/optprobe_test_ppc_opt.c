@@ -317,6 +317,35 @@ static void check_refused(struct ktap *t, struct refused_case *r)
 		   mode, reason, got, want, seen.pre_hits, seen.post_hits, r->hits);
 }
 
+/*
+ * A load-reserve loop: a probe between ldarx and stdcx. (on the add, or
+ * on the stdcx.) is refused, since returning from its trap or detour
+ * clears the reservation and the loop would never end; one after the
+ * stdcx. (its bne) is taken.
+ */
+static void check_reserve(struct ktap *t)
+{
+	static const struct {
+		unsigned int offset;
+		int ret;
+	} at[] = { { 4, -EINVAL }, { 8, -EINVAL }, { 12, 0 } };
+	char name[TEST_NAME_LEN];
+	struct optprobe p;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		test_probe_init(&p, "optprobe_target_ppc_reserve", 0, test_nop_pre, NULL, 0);
+		p.offset = at[i].offset;
+		ret = optprobe_register(&p);
+		snprintf(name, sizeof(name), "reserve_loop_at_%u_%s", at[i].offset,
+			 at[i].ret ? "refused" : "taken");
+		ktap_check(t, ret == at[i].ret, name, "register %d, want %d", ret, at[i].ret);
+		if (!ret)
+			optprobe_unregister(&p);
+	}
+}
+
 #define FAR_REASON	"no memory for a detour within branch range (32 MB) of its module"
 
 /* The function 33 MB from either end of its module's text stays a trap. */
@@ -584,7 +613,7 @@ static void check_prefixed_boundary(struct ktap *t)
 }
 
 #define PLAN	(ARRAY_SIZE(classes) * CLASS_CHECKS + ARRAY_SIZE(refused) + 3 + 2 + CLASS_CHECKS + \
-		 ARRAY_SIZE(changes) + 1 + 1)
+		 ARRAY_SIZE(changes) + 1 + 1 + 3)
 
 static int __init test_ppc_opt_init(void)
 {
@@ -609,6 +638,7 @@ static int __init test_ppc_opt_init(void)
 		check_change(&t, &changes[i]);
 	check_post_switch(&t);
 	check_prefixed_boundary(&t);
+	check_reserve(&t);
 	migrate_enable();
 	return 0;
 }

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A kernel-wide soak: @rounds rounds, each of @sites probes at random
+ * instruction boundaries of random functions over all of kernel-core
+ * text (seeded by @seed and the round), registered one by one (those
+ * optprobe refuses are skipped), left to the optimizer, held while a
+ * workload runs in user space (file system walks, process creation,
+ * pipes, signals, timers: a busybox shell started with
+ * call_usermodehelper()), then unregistered in one batch.  Each round
+ * must register most of its sites, optimize some, see hits, and run its
+ * workload to the end; the boot fails on any splat.  scripts/soak boots
+ * it alone on single-threaded TCG (random probes on text that a vCPU
+ * hammers livelock multi-threaded TCG on a stale translation, an
+ * emulator artefact): make check runs the short form (module defaults),
+ * make soak a longer one.
+ *
+ * x86_64 boundaries come from the kernel's own decoder (insn_decode(),
+ * through kallsyms), powerpc's every 4 bytes (a boundary inside a
+ * prefixed instruction is refused with -EILSEQ, and skipped).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/umh.h>
+#ifdef CONFIG_X86_64
+#include <asm/insn.h>
+#include <asm/text-patching.h>
+#endif
+
+#include "internal.h"
+#include "ksyms.h"
+#include "optprobe_test.h"
+#include "wrap-kallsyms.h"
+
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
+
+static unsigned int rounds = 2;
+module_param(rounds, uint, 0444);
+MODULE_PARM_DESC(rounds, "rounds of probes and workload (default 2)");
+
+static unsigned int sites = 1000;
+module_param(sites, uint, 0444);
+MODULE_PARM_DESC(sites, "probes tried per round (default 1000)");
+
+static unsigned int seed = 1;
+module_param(seed, uint, 0444);
+MODULE_PARM_DESC(seed, "the first round's seed; round k uses seed + k (default 1)");
+
+static typeof(op_ptr_to(kallsyms_on_each_symbol)) each_symbol;
+static typeof(op_ptr_to(kallsyms_lookup_size_offset)) lookup_size_offset;
+static void *text_start, *text_end;
+#ifdef CONFIG_X86_64
+static typeof(op_ptr_to(insn_decode)) kernel_insn_decode;
+#endif
+
+static const struct op_ksym test_ksyms[] = {
+	{ .name = "kallsyms_on_each_symbol", .slot = (void **)&each_symbol },
+	{ .name = "kallsyms_lookup_size_offset", .slot = (void **)&lookup_size_offset },
+	{ .name = "_stext", .slot = &text_start, .addr_only = true },
+	{ .name = "_etext", .slot = &text_end, .addr_only = true },
+#ifdef CONFIG_X86_64
+	{ .name = "insn_decode", .slot = (void **)&kernel_insn_decode },
+#endif
+};
+
+/* The workload: busybox shell commands, run in turn WORKLOAD_PASSES times. */
+static const char * const workload[] = {
+	"find / -xdev > /dev/null 2>&1",
+	"cat /proc/[0-9]*/stat > /dev/null 2>&1",
+	"ls -lR /sys/kernel > /dev/null 2>&1",
+	"dd if=/dev/zero bs=4k count=512 2>/dev/null | cat | wc -c > /dev/null",
+	"for j in 1 2 3 4; do (sleep 1; echo x > /dev/null) & done; wait",
+	"sleep 5 & kill -USR1 $!; kill -TERM $!; usleep 20000; wait; exit 0",
+};
+
+#define WORKLOAD_PASSES	3
+
+/* Run the workload; 0, or the first command's exit status that is not. */
+static int run_workload(void)
+{
+	char *argv[4], *envp[3];
+	unsigned int pass, i;
+	int status;
+
+	argv[0] = "/bin/sh";
+	argv[1] = "-c";
+	argv[3] = NULL;
+	envp[0] = "PATH=/bin:/sbin";
+	envp[1] = "HOME=/";
+	envp[2] = NULL;
+	for (pass = 0; pass < WORKLOAD_PASSES; pass++) {
+		for (i = 0; i < ARRAY_SIZE(workload); i++) {
+			argv[2] = (char *)workload[i];
+			status = call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
+			if (status)
+				return status;
+		}
+	}
+	return 0;
+}
+
+struct funcs {
+	unsigned long *start;
+	unsigned int nr, cap;
+};
+
+static int add_func(void *data, const char *name, struct module *mod, unsigned long addr)
+{
+	struct funcs *f = data;
+	unsigned long *grown;
+
+	if (mod || addr < (unsigned long)text_start || addr >= (unsigned long)text_end ||
+	    str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
+		return 0;
+	if (f->nr == f->cap) {
+		f->cap = max(2 * f->cap, 4096U);
+		grown = kvmalloc_array(f->cap, sizeof(*grown), GFP_KERNEL);
+		if (!grown)
+			return -ENOMEM;
+		if (f->nr)
+			memcpy(grown, f->start, f->nr * sizeof(*grown));
+		kvfree(f->start);
+		f->start = grown;
+	}
+	f->start[f->nr++] = addr;
+	return 0;
+}
+
+/* A random instruction boundary in the function at @func, or 0. */
+static unsigned long random_boundary(unsigned long func, struct rnd_state *rnd)
+{
+	unsigned long size, off, pos;
+#ifdef CONFIG_X86_64
+	unsigned long last;
+	u8 buf[MAX_INSN_SIZE];
+	unsigned int k, i;
+	struct insn insn;
+#endif
+
+	if (!lookup_size_offset(func, &size, &off) || off || size < 8)
+		return 0;
+#ifdef CONFIG_X86_64
+	/* the k-th boundary, or the last one if there are fewer; not an int3 */
+	k = prandom_u32_state(rnd) % 64;
+	for (pos = func, i = 0, last = 0; pos < func + size; pos += insn.length, i++) {
+		off = min_t(unsigned long, sizeof(buf), func + size - pos);
+		if (copy_from_kernel_nofault(buf, (void *)pos, off) ||
+		    kernel_insn_decode(&insn, buf, off, INSN_MODE_KERN))
+			break;
+		if (buf[0] == INT3_INSN_OPCODE)
+			continue;
+		last = pos;
+		if (i >= k)
+			break;
+	}
+	return last;
+#else
+	pos = func + 4 * (prandom_u32_state(rnd) % (size / 4));
+	return pos;
+#endif
+}
+
+static int hit_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	unsigned long x = (unsigned long)(*(struct optprobe * const *)a)->addr;
+	unsigned long y = (unsigned long)(*(struct optprobe * const *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+static void soak_round(struct ktap *t, const struct funcs *f, unsigned int round,
+		       struct optprobe *probes, struct optprobe **reg)
+{
+	unsigned int i, nr = 0, optimized = 0;
+	unsigned long addr, hits = 0;
+	char name[TEST_NAME_LEN];
+	struct rnd_state rnd;
+	int status;
+
+	prandom_seed_state(&rnd, seed + round);
+	for (i = 0; i < sites; i++) {
+		addr = random_boundary(f->start[prandom_u32_state(&rnd) % f->nr], &rnd);
+		if (!addr)
+			continue;
+		test_probe_init(&probes[nr], NULL, addr, hit_pre, NULL, 0);
+		if (optprobe_register(&probes[nr]))
+			continue;
+		reg[nr] = &probes[nr];
+		nr++;
+	}
+	optprobe_sync();
+	for (i = 0; i < nr; i++)
+		optimized += optprobe_mode(reg[i]) == OPTPROBE_MODE_OPTIMIZED;
+	status = run_workload();
+	for (i = 0; i < nr; i++)
+		hits += op_probe_hits(reg[i]);
+	/* in address order: the optimizer's batches go that way */
+	sort(reg, nr, sizeof(*reg), cmp_addr, NULL);
+	optprobe_unregister_many(reg, nr);
+	pr_info("# round %u (seed %u): %u of %u sites registered, %u optimized, %lu hits, workload %d\n",
+		round, seed + round, nr, sites, optimized, hits, status);
+	snprintf(name, sizeof(name), "round_%u", round);
+	ktap_check(t, nr >= sites / 2 && optimized && hits && !status, name,
+		   "%u of %u registered, %u optimized, %lu hits, workload exit %d", nr, sites,
+		   optimized, hits, status);
+}
+
+static int __init test_soak_init(void)
+{
+	int resolved = op_ksyms_resolve(test_ksyms, ARRAY_SIZE(test_ksyms));
+	struct optprobe *probes = NULL, **reg = NULL;
+	struct funcs f = {};
+	unsigned int round;
+	struct ktap t;
+
+	ktap_start(&t, rounds + 1);
+	if (!resolved)
+		op_kallsyms_on_each(each_symbol, add_func, &f);
+	if (f.nr) {
+		probes = kvcalloc(sites, sizeof(*probes), GFP_KERNEL);
+		reg = kvcalloc(sites, sizeof(*reg), GFP_KERNEL);
+	}
+	if (!ktap_check(&t, probes && reg, "setup", "resolve %d, %u functions", resolved, f.nr)) {
+		for (round = 0; round < rounds; round++)
+			ktap_skip(&t, "round", "no setup");
+	} else {
+		pr_info("# %u functions in kernel-core text\n", f.nr);
+		for (round = 0; round < rounds; round++)
+			soak_round(&t, &f, round, probes, reg);
+	}
+	kvfree(reg);
+	kvfree(probes);
+	kvfree(f.start);
+	return 0;
+}
+
+static void __exit test_soak_exit(void)
+{
+}
+
+module_init(test_soak_init);
+module_exit(test_soak_exit);
+
+MODULE_DESCRIPTION("optprobe test: a kernel-wide soak of random probes under a workload");
+MODULE_LICENSE("GPL");
