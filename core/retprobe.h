@@ -99,29 +99,8 @@ struct op_ret_inst {
 
 /*
  * Called by the backends on the return path, with preemption disabled;
- * inline there, since every followed call takes them.
- */
-/**
- * op_ret_returned() - a followed call returned: run the handler
- * @inst:	its instance, no longer hooked
- * @regs:	the registers at the return, instruction pointer the real
- *		return address
- *
- * Not after the probe was unregistered (@dead, checked under the same
- * preempt-disabled section that calls the handler, which
- * optretprobe_unregister() waits for).  A return on a CPU that is in an
- * optprobe handler (an interrupt's, or a call made by the handler) is a
- * miss, as the kernel's kretprobes count a return under a running kprobe;
- * and while the handler runs, probes hit on this CPU count a miss, as in
- * any optprobe handler, so the count of runs needs no interrupt masking.
- *
- * The return is counted (ran or nested) only while the probe lives, in the
- * same preempt-disabled section as the test of @dead: after the grace
- * period that follows @dead, the counts are final, and the returns still
- * to come are the calls op_ret_drain() counts down.
- *
- * Context: preemption disabled, possibly NMI.
- * Return: whether the probe lived: what to give op_ret_done().
+ * inline there, since every followed call takes them.  First, what
+ * op_ret_returned() does where RCU watches.
  */
 static __always_inline bool op_ret_returned_watched(struct op_ret_inst *inst,
 						    struct pt_regs *regs)
@@ -145,9 +124,31 @@ static __always_inline bool op_ret_returned_watched(struct op_ret_inst *inst,
 	return true;
 }
 
-/* A return where RCU is not watching (dispatch.h), out of line. */
+/* op_ret_returned() where RCU is not watching (dispatch.h), out of line */
 bool op_ret_returned_unwatched(struct op_ret_inst *inst, struct pt_regs *regs);
 
+/**
+ * op_ret_returned() - a followed call returned: run the handler
+ * @inst:	its instance, no longer hooked
+ * @regs:	the registers at the return, instruction pointer the real
+ *		return address
+ *
+ * Not after the probe was unregistered (@dead, checked under the same
+ * preempt-disabled section that calls the handler, which
+ * optretprobe_unregister() waits for).  A return on a CPU that is in an
+ * optprobe handler (an interrupt's, or a call made by the handler) is a
+ * miss, as the kernel's kretprobes count a return under a running kprobe;
+ * and while the handler runs, probes hit on this CPU count a miss, as in
+ * any optprobe handler, so the count of runs needs no interrupt masking.
+ *
+ * The return is counted (ran or nested) only while the probe lives, in the
+ * same preempt-disabled section as the test of @dead: after the grace
+ * period that follows @dead, the counts are final, and the returns still
+ * to come are the calls op_ret_drain() counts down.
+ *
+ * Context: preemption disabled, possibly NMI.
+ * Return: whether the probe lived: what to give op_ret_done().
+ */
 static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_regs *regs)
 {
 	if (unlikely(!op_rcu_watching()))
