@@ -76,33 +76,21 @@ static void notrace op_ppc_detour_resume(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(op_ppc_detour_resume);
 
-static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
+/* A trap of optprobe's, or one it has just removed, with RCU watching. */
+static int notrace op_ppc_trap_watched(struct pt_regs *regs)
 {
-	struct pt_regs *regs = ((struct die_args *)data)->regs;
 	unsigned long addr = regs->nip;
-	unsigned long flags;
 	struct op_site *site;
 	unsigned int len;
 	u32 word;
 
-	if (val != DIE_BPT || user_mode(regs))
-		return NOTIFY_DONE;
-	/* taken in real mode: no probe of optprobe's runs there (as kprobe_handler()) */
-	if (!(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
-		return NOTIFY_DONE;
-
 	site = op_site_lookup(addr);
 	if (site && !site->ftrace) {
 		/* prepared for its jump, not yet patched: the detour does the rest */
-		if (READ_ONCE(site->arch.to_detour)) {
+		if (READ_ONCE(site->arch.to_detour))
 			regs_set_return_ip(regs, (unsigned long)site->detour);
-			return op_dispatch_bp_taken();
-		}
-		/* a program check from idle leaves RCU as it was */
-		flags = op_dispatch_rcu_enter();
-		if (!op_dispatch_pre(site, regs))
+		else if (!op_dispatch_pre(site, regs))
 			op_ppc_run(site, regs);
-		op_dispatch_rcu_exit(flags);
 		return op_dispatch_bp_taken();
 	}
 
@@ -119,9 +107,7 @@ static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, voi
 		    (!site->detour || addr != (unsigned long)site->detour + site->arch.post_switch))
 			return NOTIFY_DONE;
 		regs_set_return_ip(regs, site->addr + len);
-		flags = op_dispatch_rcu_enter();
 		op_dispatch_post(site, regs);
-		op_dispatch_rcu_exit(flags);
 		return op_dispatch_bp_taken();
 	}
 
@@ -135,6 +121,31 @@ static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, voi
 		return NOTIFY_DONE;
 	/* not counted: nothing tells it from a trap another patcher removed */
 	return NOTIFY_STOP;
+}
+
+NOKPROBE_SYMBOL(op_ppc_trap_watched);
+
+/*
+ * A program check from idle leaves RCU as it was: where it does not
+ * watch, make it watch (dispatch.h) before the site is even looked up.
+ */
+static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, void *data)
+{
+	struct pt_regs *regs = ((struct die_args *)data)->regs;
+	unsigned long flags;
+	int ret;
+
+	if (val != DIE_BPT || user_mode(regs))
+		return NOTIFY_DONE;
+	/* taken in real mode: no probe of optprobe's runs there (as kprobe_handler()) */
+	if (!(regs->msr & MSR_IR) || !(regs->msr & MSR_DR))
+		return NOTIFY_DONE;
+	if (likely(op_rcu_watching()))
+		return op_ppc_trap_watched(regs);
+	flags = op_dispatch_rcu_enter();
+	ret = op_ppc_trap_watched(regs);
+	op_dispatch_rcu_exit(flags);
+	return ret;
 }
 
 NOKPROBE_SYMBOL(op_ppc_trap);

@@ -50,15 +50,16 @@
  * can only end a region.  Interrupted code resumes where it stopped,
  * which the optimizer's grace periods take care of.
  *
- * What the walk cannot read it counts (debugfs "foreign_entries"): bytes
- * neither decoder nor padding check accepts, or the jmp of a kernel
- * kprobe's optimization, whose bytes hide the instructions they replaced.
- * A symbol's walk stops there.
+ * The walk reads through a kernel kprobe's optimized jmp too: the bytes
+ * it replaced are the kprobe's saved opcode and copied_insn.  What the
+ * walk cannot read it counts (debugfs "foreign_entries"): bytes neither
+ * decoder nor padding check accepts; a symbol's walk stops there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
 #include <linux/extable.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -296,6 +297,9 @@ struct op_x86_walk {
 	struct op_x86_entries *idx;
 	struct op_x86_symbols *sym;
 	unsigned long from, to;		/* the symbol being walked */
+	unsigned long slow_until;	/* op_x86_decode() up to here */
+	unsigned long kjmp;		/* a kernel kprobe's optimized jmp, ... */
+	u8 kbytes[JMP32_INSN_SIZE];	/* ... and the bytes it replaced */
 	unsigned int cap;
 	int err;
 };
@@ -336,64 +340,78 @@ static void op_x86_keep_table(struct op_x86_walk *w, unsigned long table)
 }
 
 /*
- * Does something stand at @pos for the original bytes: a breakpoint of
- * optprobe's or of a kernel kprobe, or an optimized site's jmp (whose
- * region then ends at *@slow_until)?
+ * A jmp at @pos (its live first byte) where a kernel kprobe is: the jmp
+ * of its optimization (or of one being undone), unless the kprobe sits
+ * disarmed on an original jmp (its saved opcode is that jmp's).  The jmp
+ * replaced the saved opcode and the four bytes in copied_insn; the bytes
+ * after it are the original ones.  Kept in @w for the instructions that
+ * start inside it.  With kprobe_mutex held: nothing changes meanwhile.
  */
-static bool op_x86_covered(unsigned long pos, unsigned long *slow_until)
+static bool op_x86_kernel_jmp(struct op_x86_walk *w, unsigned long pos)
 {
-	struct op_site *site = op_site_lookup(pos);
-	bool kprobe;
+	struct optimized_kprobe *op;
+	struct kprobe *kp;
+	bool optimized;
 
-	if (site) {
-		if (op_site_jumps(site))
-			*slow_until = pos + site->arch.rlen;
-		return true;
-	}
 	rcu_read_lock();
-	kprobe = op_ksyms.get_kprobe((void *)pos);
+	kp = op_ksyms.get_kprobe((void *)pos);
+	optimized = kp && kp->opcode != JMP32_INSN_OPCODE;
+	if (optimized) {
+		op = container_of(kp, struct optimized_kprobe, kp);
+		w->kjmp = pos;
+		w->kbytes[0] = kp->opcode;
+		memcpy(w->kbytes + 1, op->optinsn.copied_insn, JMP32_INSN_SIZE - 1);
+	}
 	rcu_read_unlock();
-	return kprobe;
+	return optimized;
 }
 
 /*
  * Decode the original instruction at @pos.  The live bytes are the
- * original ones but at a breakpoint (int3) or a jmp that
- * op_x86_covered() finds there, and in the rest of such a jmp's region
- * (up to *@slow_until): only there does op_x86_decode() have to read
- * through them, and decoding the live bytes elsewhere makes the walk
- * several times faster.
+ * original ones but at a breakpoint (int3) or a jmp that stands for
+ * others: optprobe's (op_x86_decode() reads through it and, for an
+ * optimized site, the rest of its region, up to w->slow_until) or a
+ * kernel kprobe's (op_x86_kernel_jmp()).  Decoding the live bytes
+ * elsewhere makes the walk several times faster.
  */
-static int op_x86_walk_decode(unsigned long pos, unsigned long end, struct op_x86_insn *insn,
-			      u8 *buf, unsigned long *slow_until)
+static int op_x86_walk_decode(struct op_x86_walk *w, unsigned long pos,
+			      struct op_x86_insn *insn, u8 *buf)
 {
-	size_t len = min_t(unsigned long, OP_X86_MAX_INSN_LEN, end - pos);
+	size_t len = min_t(unsigned long, OP_X86_MAX_INSN_LEN, w->to - pos), i;
+	struct op_site *site;
 
-	if (pos >= *slow_until) {
-		if (copy_from_kernel_nofault(buf, (void *)pos, len))
-			return -EFAULT;
-		if ((buf[0] != INT3_INSN_OPCODE && buf[0] != JMP32_INSN_OPCODE) ||
-		    !op_x86_covered(pos, slow_until))
-			return op_x86_insn_decode(buf, len, insn);
+	if (pos < w->slow_until)
+		return op_x86_decode(pos, w->to, insn, buf);
+	if (copy_from_kernel_nofault(buf, (void *)pos, len))
+		return -EFAULT;
+	if (buf[0] == INT3_INSN_OPCODE || buf[0] == JMP32_INSN_OPCODE) {
+		site = op_site_lookup(pos);
+		if (site && op_site_jumps(site))
+			w->slow_until = pos + site->arch.rlen;
+		if (site || (buf[0] == INT3_INSN_OPCODE && op_x86_kprobe_in(pos, pos + 1)))
+			return op_x86_decode(pos, w->to, insn, buf);
+		if (buf[0] == JMP32_INSN_OPCODE)
+			op_x86_kernel_jmp(w, pos);
 	}
-	return op_x86_decode(pos, end, insn, buf);
+	for (i = 0; i < len; i++)
+		if (pos + i >= w->kjmp && pos + i < w->kjmp + JMP32_INSN_SIZE)
+			buf[i] = w->kbytes[pos + i - w->kjmp];
+	return op_x86_insn_decode(buf, len, insn);
 }
 
 /* Walk the symbol [w->from, w->to). */
 static void op_x86_walk_symbol(struct op_x86_walk *w)
 {
-	unsigned long pos, addr, slow_until = 0;
 	u8 buf[OP_X86_MAX_INSN_LEN];
 	struct op_x86_insn insn;
+	unsigned long pos, addr;
 
+	w->slow_until = 0;
+	w->kjmp = 0;
 	for (pos = w->from; pos < w->to && !w->err; pos += insn.len) {
-		if (op_x86_walk_decode(pos, w->to, &insn, buf, &slow_until)) {
+		if (op_x86_walk_decode(w, pos, &insn, buf)) {
 			if (!op_x86_padding(pos, w->to))
 				w->idx->unread++;
-			return;
-		}
-		if (buf[0] == JMP32_INSN_OPCODE && op_x86_kprobe_in(pos, pos + 1)) {
-			w->idx->unread++;
 			return;
 		}
 		addr = op_x86_address_operand(pos, &insn);
@@ -477,7 +495,7 @@ static struct op_x86_entries *op_x86_index_build(struct module *mod, unsigned lo
  * The index of the text holding @addr, built if need be; with text_mutex
  * held, which module unloading takes to drop a module's index.
  */
-static struct op_x86_entries *op_x86_index_of(unsigned long addr)
+static struct op_x86_entries *op_x86_index_of(unsigned long addr, const char **reason)
 {
 	struct op_x86_entries *idx;
 	unsigned long lo, hi;
@@ -489,18 +507,25 @@ static struct op_x86_entries *op_x86_index_of(unsigned long addr)
 	live = !mod || mod->state == MODULE_STATE_LIVE;
 	preempt_enable();
 	/* seen live with text_mutex held: its GOING notifier waits for us */
-	if (!live)
+	if (!live) {
+		*reason = "its module is not live";
 		return ERR_PTR(-EAGAIN);
-	if (!mod && !op_ksyms.core_kernel_text(addr))
+	}
+	if (!mod && !op_ksyms.core_kernel_text(addr)) {
+		*reason = "not kernel or module text";
 		return ERR_PTR(-EINVAL);
+	}
 	list_for_each_entry(idx, &op_x86_indexes, list)
 		if (idx->mod == mod)
 			return idx;
 	lo = mod ? op_module_text_base(mod) : (unsigned long)*op_ksyms.arch._stext;
 	hi = mod ? lo + op_module_text_size(mod) : (unsigned long)*op_ksyms.arch._etext;
 	idx = op_x86_index_build(mod, lo, hi);
-	if (!IS_ERR(idx))
-		list_add(&idx->list, &op_x86_indexes);
+	if (IS_ERR(idx)) {
+		*reason = "out of memory for the index of jumps into its text";
+		return idx;
+	}
+	list_add(&idx->list, &op_x86_indexes);
 	return idx;
 }
 
@@ -520,19 +545,16 @@ static const char * const op_x86_entry_reasons[] = {
  *
  * Context: process context, text_mutex held; may sleep to build the
  * index of the text holding @from.
- * Return: 0 if nothing enters; -EINVAL, or -EAGAIN for a module that is
- * not live, with @reason set; -ENOMEM.
+ * Return: 0 if nothing enters; -EINVAL, -ENOMEM, or -EAGAIN for a module
+ * that is not live, with @reason set.
  */
 int op_x86_foreign_entry_in(unsigned long from, unsigned long to, const char **reason)
 {
-	struct op_x86_entries *idx = op_x86_index_of(from);
+	struct op_x86_entries *idx = op_x86_index_of(from, reason);
 	unsigned int lo = 0, hi, mid;
 
-	if (IS_ERR(idx)) {
-		*reason = PTR_ERR(idx) == -EAGAIN ? "its module is not live" :
-			  "out of memory for the index of jumps into its text";
+	if (IS_ERR(idx))
 		return PTR_ERR(idx);
-	}
 	hi = idx->nr;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;

@@ -434,11 +434,13 @@ static unsigned int probe_sites(const struct ulongs *sites, struct optprobe *pro
 	optprobe_unregister_many(other, nr_other);
 	kvfree(other);
 	pr_info("# %u sites, %u registered, %u optimized\n", sites->nr, nr, nr_opt);
+	/* without all regions, no walk: the caller still unregisters @opt */
 	r->len = kmalloc_array(max(r->start.nr, 1U), sizeof(*r->len), GFP_KERNEL);
-	if (!r->len || r->start.nr != nr_opt)
-		return 0;
-	for (i = 0; i < nr_opt; i++)
-		r->len[i] = region_len(r->start.v[i]);
+	if (r->len && r->start.nr == nr_opt)
+		for (i = 0; i < nr_opt; i++)
+			r->len[i] = region_len(r->start.v[i]);
+	else
+		r->start.nr = 0;
 	return nr_opt;
 }
 
@@ -467,17 +469,17 @@ static void check_kernel_text(struct ktap *t)
 	ktap_check(t, nr_opt >= MIN_OPTIMIZED, "kernel_sites_optimized",
 		   "%u of %u sites optimized, at least %u expected", nr_opt, sites.nr,
 		   MIN_OPTIMIZED);
-	if (nr_opt)
+	if (r.start.nr)
 		insns = walk_branches(syms, branch_check, &r);
-	ktap_check(t, nr_opt && insns > 1000000 && !r.inside, "kernel_no_jump_into_region",
+	ktap_check(t, r.start.nr && insns > 1000000 && !r.inside, "kernel_no_jump_into_region",
 		   "%lu of the jumps in %lu instructions land inside a region, first %pS -> %pS",
 		   r.inside, insns, (void *)r.first_from, (void *)r.first_to);
 	r.inside = 0;
-	for (e = ex_start; nr_opt && e < (const struct exception_table_entry *)ex_stop;
+	for (e = ex_start; r.start.nr && e < (const struct exception_table_entry *)ex_stop;
 	     e++, fixups++)
 		region_check(&r, (unsigned long)&e->insn + e->insn,
 			     (unsigned long)&e->fixup + e->fixup);
-	ktap_check(t, nr_opt && fixups > 100 && !r.inside, "kernel_no_fixup_into_region",
+	ktap_check(t, r.start.nr && fixups > 100 && !r.inside, "kernel_no_fixup_into_region",
 		   "%lu of %lu exception fixups land inside a region, first %pS -> %pS",
 		   r.inside, fixups, (void *)r.first_from, (void *)r.first_to);
 	optprobe_unregister_many(opt, nr_opt);
