@@ -69,6 +69,7 @@
 
 #include "arch.h"
 #include "entries.h"
+#include "jump-labels.h"
 #include "ksyms.h"
 #include "wrap-kallsyms.h"
 
@@ -163,13 +164,6 @@ struct op_x86_symbols {
 	int err;
 };
 
-static int op_x86_ulong_cmp(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int op_x86_entry_cmp(const void *a, const void *b)
 {
 	return op_x86_ulong_cmp(&((const struct op_x86_entry *)a)->addr,
@@ -208,24 +202,9 @@ static int op_x86_push(unsigned long **arr, unsigned int *nr, unsigned int *cap,
 	return ret;
 }
 
-/* The number of the @nr sorted @arr below @key. */
-static unsigned int op_x86_below(const unsigned long *arr, unsigned int nr, unsigned long key)
-{
-	unsigned int lo = 0, hi = nr, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (arr[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static bool op_x86_in_sorted(const unsigned long *arr, unsigned int nr, unsigned long key)
 {
-	unsigned int i = op_x86_below(arr, nr, key);
+	unsigned int i = op_x86_lower_bound(arr, nr, sizeof(*arr), key);
 
 	return i < nr && arr[i] == key;
 }
@@ -315,7 +294,7 @@ static void op_x86_keep(struct op_x86_walk *w, unsigned long addr, enum op_x86_e
 	if (op_x86_in_sorted(w->sym->start, w->sym->nr, addr))
 		return;
 	/* inside the padding before a function? */
-	i = op_x86_below(w->sym->start, w->sym->nr, addr + 1);
+	i = op_x86_lower_bound(w->sym->start, w->sym->nr, sizeof(*w->sym->start), addr + 1);
 	if (i && op_x86_in_sorted(w->sym->padding, w->sym->nr_padding, w->sym->start[i - 1]))
 		return;
 	w->err = op_x86_room((void **)&idx->entries, sizeof(*idx->entries), idx->nr, &w->cap);
@@ -551,18 +530,11 @@ static const char * const op_x86_entry_reasons[] = {
 int op_x86_foreign_entry_in(unsigned long from, unsigned long to, const char **reason)
 {
 	struct op_x86_entries *idx = op_x86_index_of(from, reason);
-	unsigned int lo = 0, hi, mid;
+	unsigned int lo;
 
 	if (IS_ERR(idx))
 		return PTR_ERR(idx);
-	hi = idx->nr;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (idx->entries[mid].addr <= from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = op_x86_lower_bound(idx->entries, idx->nr, sizeof(*idx->entries), from + 1);
 	if (lo == idx->nr || idx->entries[lo].addr >= to)
 		return 0;
 	*reason = op_x86_entry_reasons[idx->entries[lo].kind];

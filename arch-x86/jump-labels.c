@@ -74,7 +74,7 @@ static int op_x86_label_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int op_x86_ulong_cmp(const void *a, const void *b)
+int op_x86_ulong_cmp(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
 
@@ -84,9 +84,10 @@ static int op_x86_ulong_cmp(const void *a, const void *b)
 /*
  * The first of the @nr sorted elements at @base (@size bytes each, each
  * keyed by the unsigned long it starts with) whose key is @key or above.
+ * Also entries.c's.
  */
-static unsigned int op_x86_lower_bound(const void *base, unsigned int nr, size_t size,
-				       unsigned long key)
+unsigned int op_x86_lower_bound(const void *base, unsigned int nr, size_t size,
+				unsigned long key)
 {
 	unsigned int lo = 0, hi = nr, mid;
 
