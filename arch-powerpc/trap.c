@@ -246,3 +246,16 @@ void op_arch_exit(void)
 {
 	unregister_die_notifier(&op_ppc_trap_nb);
 }
+
+/*
+ * No probes of its own: instructions are words, so the kernel's kprobes
+ * find every boundary whatever optprobe wrote over one.
+ */
+int op_arch_own_probes_register(void)
+{
+	return 0;
+}
+
+void op_arch_own_probes_unregister(void)
+{
+}

@@ -16,6 +16,19 @@
 #include "arch.h"
 #include "ksyms.h"
 
+/*
+ * Once a detour was built for @site, its region holds the original bytes
+ * at its address, whatever the live ones are: its jmp, or int3s, or the
+ * original bytes again.  So they are read from there even while its state
+ * says no jmp is in the text: the jmp is written before the state moves
+ * to optimized, and readers outside op_mutex (kprobe-guard.c) may look
+ * in between.
+ */
+static bool op_x86_region_known(const struct op_site *site)
+{
+	return site->arch.rlen && !site->ftrace;
+}
+
 /* Put back into @buf (the bytes at @addr) what an optimized @site's jmp replaced. */
 static void op_x86_unjump(const struct op_site *site, unsigned long addr, u8 *buf, size_t len)
 {
@@ -51,7 +64,7 @@ int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
 		if (window[i] != JMP32_INSN_OPCODE && window[i] != INT3_INSN_OPCODE)
 			continue;
 		site = op_site_lookup(addr - back + i);
-		if (site && op_site_jumps(site))
+		if (site && op_x86_region_known(site))
 			op_x86_unjump(site, addr, buf, len);
 		if (i < back || window[i] != INT3_INSN_OPCODE)
 			continue;
@@ -75,6 +88,71 @@ int op_x86_decode(unsigned long addr, unsigned long end, struct op_x86_insn *ins
 
 	if (op_x86_read_original(addr, buf, len))
 		return -EFAULT;
+	return op_x86_insn_decode(buf, len, insn);
+}
+
+/*
+ * A jmp at @pos (its live first byte) where a kernel kprobe is: the jmp
+ * of its optimization (or of one being undone), unless the kprobe sits
+ * disarmed on an original jmp (its saved opcode is that jmp's).  The jmp
+ * replaced the saved opcode and the four bytes in copied_insn; the bytes
+ * after it are the original ones.  Kept in @r for the instructions that
+ * start inside it.  With kprobe_mutex held: nothing changes meanwhile.
+ */
+static void op_x86_kernel_jmp(struct op_x86_reader *r, unsigned long pos)
+{
+	struct optimized_kprobe *op;
+	struct kprobe *kp;
+
+	rcu_read_lock();
+	kp = op_ksyms.get_kprobe((void *)pos);
+	if (kp && kp->opcode != JMP32_INSN_OPCODE) {
+		op = container_of(kp, struct optimized_kprobe, kp);
+		r->kjmp = pos;
+		r->kbytes[0] = kp->opcode;
+		memcpy(r->kbytes + 1, op->optinsn.copied_insn, JMP32_INSN_SIZE - 1);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * op_x86_read_insn() - decode the original instruction at @pos
+ * @r:		the walk's reader, op_x86_reader_init()ed; @pos only grows
+ * @pos:	an instruction boundary before r->to
+ * @insn:	decoded
+ * @buf:	its original bytes
+ *
+ * The live bytes are the original ones but at a breakpoint (int3) or a
+ * jmp that stands for others: optprobe's (op_x86_decode() reads through
+ * it and, for an optimized site, the rest of its region, up to
+ * r->slow_until) or a kernel kprobe's (op_x86_kernel_jmp()).  Decoding
+ * the live bytes elsewhere makes a walk several times faster.  Call with
+ * kprobe_mutex held, or the kernel's kprobes may change the text.
+ *
+ * Return: 0, -EFAULT if the text cannot be read, or the decoder's error.
+ */
+int op_x86_read_insn(struct op_x86_reader *r, unsigned long pos,
+		     struct op_x86_insn *insn, u8 *buf)
+{
+	size_t len = min_t(unsigned long, OP_X86_MAX_INSN_LEN, r->to - pos), i;
+	struct op_site *site;
+
+	if (pos < r->slow_until)
+		return op_x86_decode(pos, r->to, insn, buf);
+	if (copy_from_kernel_nofault(buf, (void *)pos, len))
+		return -EFAULT;
+	if (buf[0] == INT3_INSN_OPCODE || buf[0] == JMP32_INSN_OPCODE) {
+		site = op_site_lookup(pos);
+		if (site && op_x86_region_known(site))
+			r->slow_until = pos + site->arch.rlen;
+		if (site || (buf[0] == INT3_INSN_OPCODE && op_x86_kprobe_in(pos, pos + 1)))
+			return op_x86_decode(pos, r->to, insn, buf);
+		if (buf[0] == JMP32_INSN_OPCODE)
+			op_x86_kernel_jmp(r, pos);
+	}
+	for (i = 0; i < len; i++)
+		if (pos + i >= r->kjmp && pos + i < r->kjmp + JMP32_INSN_SIZE)
+			buf[i] = r->kbytes[pos + i - r->kjmp];
 	return op_x86_insn_decode(buf, len, insn);
 }
 

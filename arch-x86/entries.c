@@ -276,9 +276,7 @@ struct op_x86_walk {
 	struct op_x86_entries *idx;
 	struct op_x86_symbols *sym;
 	unsigned long from, to;		/* the symbol being walked */
-	unsigned long slow_until;	/* op_x86_decode() up to here */
-	unsigned long kjmp;		/* a kernel kprobe's optimized jmp, ... */
-	u8 kbytes[JMP32_INSN_SIZE];	/* ... and the bytes it replaced */
+	struct op_x86_reader rd;	/* its original instructions */
 	unsigned int cap;
 	int err;
 };
@@ -318,66 +316,6 @@ static void op_x86_keep_table(struct op_x86_walk *w, unsigned long table)
 	}
 }
 
-/*
- * A jmp at @pos (its live first byte) where a kernel kprobe is: the jmp
- * of its optimization (or of one being undone), unless the kprobe sits
- * disarmed on an original jmp (its saved opcode is that jmp's).  The jmp
- * replaced the saved opcode and the four bytes in copied_insn; the bytes
- * after it are the original ones.  Kept in @w for the instructions that
- * start inside it.  With kprobe_mutex held: nothing changes meanwhile.
- */
-static bool op_x86_kernel_jmp(struct op_x86_walk *w, unsigned long pos)
-{
-	struct optimized_kprobe *op;
-	struct kprobe *kp;
-	bool optimized;
-
-	rcu_read_lock();
-	kp = op_ksyms.get_kprobe((void *)pos);
-	optimized = kp && kp->opcode != JMP32_INSN_OPCODE;
-	if (optimized) {
-		op = container_of(kp, struct optimized_kprobe, kp);
-		w->kjmp = pos;
-		w->kbytes[0] = kp->opcode;
-		memcpy(w->kbytes + 1, op->optinsn.copied_insn, JMP32_INSN_SIZE - 1);
-	}
-	rcu_read_unlock();
-	return optimized;
-}
-
-/*
- * Decode the original instruction at @pos.  The live bytes are the
- * original ones but at a breakpoint (int3) or a jmp that stands for
- * others: optprobe's (op_x86_decode() reads through it and, for an
- * optimized site, the rest of its region, up to w->slow_until) or a
- * kernel kprobe's (op_x86_kernel_jmp()).  Decoding the live bytes
- * elsewhere makes the walk several times faster.
- */
-static int op_x86_walk_decode(struct op_x86_walk *w, unsigned long pos,
-			      struct op_x86_insn *insn, u8 *buf)
-{
-	size_t len = min_t(unsigned long, OP_X86_MAX_INSN_LEN, w->to - pos), i;
-	struct op_site *site;
-
-	if (pos < w->slow_until)
-		return op_x86_decode(pos, w->to, insn, buf);
-	if (copy_from_kernel_nofault(buf, (void *)pos, len))
-		return -EFAULT;
-	if (buf[0] == INT3_INSN_OPCODE || buf[0] == JMP32_INSN_OPCODE) {
-		site = op_site_lookup(pos);
-		if (site && op_site_jumps(site))
-			w->slow_until = pos + site->arch.rlen;
-		if (site || (buf[0] == INT3_INSN_OPCODE && op_x86_kprobe_in(pos, pos + 1)))
-			return op_x86_decode(pos, w->to, insn, buf);
-		if (buf[0] == JMP32_INSN_OPCODE)
-			op_x86_kernel_jmp(w, pos);
-	}
-	for (i = 0; i < len; i++)
-		if (pos + i >= w->kjmp && pos + i < w->kjmp + JMP32_INSN_SIZE)
-			buf[i] = w->kbytes[pos + i - w->kjmp];
-	return op_x86_insn_decode(buf, len, insn);
-}
-
 /* Walk the symbol [w->from, w->to). */
 static void op_x86_walk_symbol(struct op_x86_walk *w)
 {
@@ -385,10 +323,9 @@ static void op_x86_walk_symbol(struct op_x86_walk *w)
 	struct op_x86_insn insn;
 	unsigned long pos, addr;
 
-	w->slow_until = 0;
-	w->kjmp = 0;
+	op_x86_reader_init(&w->rd, w->to);
 	for (pos = w->from; pos < w->to && !w->err; pos += insn.len) {
-		if (op_x86_walk_decode(w, pos, &insn, buf)) {
+		if (op_x86_read_insn(&w->rd, pos, &insn, buf)) {
 			if (!op_x86_padding(pos, w->to))
 				w->idx->unread++;
 			return;

@@ -74,6 +74,22 @@ int op_x86_decode(unsigned long addr, unsigned long end, struct op_x86_insn *ins
 int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
 			unsigned long copy_at, u8 *copy);
 bool op_x86_kprobe_in(unsigned long start, unsigned long end);
+
+/* A walk over original instructions up to @to, for op_x86_read_insn(). */
+struct op_x86_reader {
+	unsigned long to;
+	unsigned long slow_until;	/* op_x86_decode() up to here */
+	unsigned long kjmp;		/* a kernel kprobe's optimized jmp, ... */
+	u8 kbytes[JMP32_INSN_SIZE];	/* ... and the bytes it replaced */
+};
+
+static inline void op_x86_reader_init(struct op_x86_reader *r, unsigned long to)
+{
+	*r = (struct op_x86_reader){ .to = to };
+}
+
+int op_x86_read_insn(struct op_x86_reader *r, unsigned long pos,
+		     struct op_x86_insn *insn, u8 *buf);
 #define OP_X86_SYM_PREFIX_MAX	32
 bool op_x86_symbol_prefixed(unsigned long addr, const char * const *prefixes);
 

@@ -23,6 +23,13 @@
 int op_arch_init(void);
 void op_arch_exit(void);
 
+/*
+ * Once the core takes probes, and before it stops taking them: the
+ * backend's own probes, through the public API (x86_64: kprobe-guard.c).
+ */
+int op_arch_own_probes_register(void);
+void op_arch_own_probes_unregister(void);
+
 struct dentry;
 
 /* The backend's own files in optprobe's debugfs directory @dir, if any. */

@@ -48,9 +48,14 @@ static int __init optprobe_init(void)
 	ret = op_debugfs_init();
 	if (ret)
 		goto out_ret;
+	ret = op_arch_own_probes_register();
+	if (ret)
+		goto out_debugfs;
 	pr_info("loaded\n");
 	return 0;
 
+out_debugfs:
+	op_debugfs_exit();
 out_ret:
 	op_ret_exit();
 out_module:
@@ -65,6 +70,7 @@ out_optimizer:
 /* Probe modules hold references to optprobe: no probe is left here. */
 static void __exit optprobe_exit(void)
 {
+	op_arch_own_probes_unregister();
 	op_debugfs_exit();
 	/*
 	 * First the optimizer's works: one may still be disarming the last

@@ -37,6 +37,19 @@
  * watch around them, as an NMI there would.  On x86_64 the handlers of
  * breakpoint and jump-optimized probes run with interrupts disabled, as
  * the kernel's int3 handler runs a kprobe's; they must not enable them.
+ *
+ * The kernel's own kprobes (perf probe, bpftrace, kprobe_events) go where
+ * they would without optprobe.  On x86_64 the kernel decides whether an
+ * address is an instruction boundary by decoding the function from its
+ * start, which optprobe's breakpoints and jumps would mislead; optprobe
+ * probes that decision (the kernel's can_probe()) and gives the answer
+ * for the original instructions, and refuses an address inside the bytes
+ * its jump replaced.  What remains different: the kernel does not
+ * jump-optimize a kprobe in a function where optprobe has a breakpoint or
+ * a jump (its can_optimize() walk would be misled the same way; the
+ * kprobe stays a breakpoint), and a kgdb breakpoint in such a function is
+ * read as an instruction.  While optprobe's own probes are disabled
+ * (debugfs "enabled" 0), the kernel decides alone again.
  */
 #ifndef _OPTPROBE_H
 #define _OPTPROBE_H

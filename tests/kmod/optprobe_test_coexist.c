@@ -44,12 +44,15 @@
  *    first byte the original again), not kept as a breakpoint or jumped
  *    again.
  *  - x86_64, kprobe_in_jump_tail: the bytes of the region past optprobe's
- *    jmp (the tail of the region's last instruction) read as an
+ *    jmp (the tail of the region's last instruction) would read as an
  *    instruction boundary to the kernel's decoder, which starts at the jmp;
- *    a kernel kprobe there must not be optimized, or its jmp would cover
- *    the place optprobe's detour returns to.  optprobe keeps int3 there.
- *    Both fire exactly (the kernel's never: nothing runs those bytes),
- *    results stay right, and the text comes back.
+ *    a kernel kprobe there must be refused (-EILSEQ, as without optprobe:
+ *    it is inside an instruction), or its jmp could cover the place
+ *    optprobe's detour returns to.  optprobe keeps int3 there.  optprobe
+ *    fires exactly, results stay right, and the text comes back.
+ *  - x86_64, kprobe_boundary_after_int3: optprobe's breakpoint must not
+ *    change where the kernel's kprobes may go later in the function, nor
+ *    let the kernel jump-optimize one there (check_boundary()).
  *
  * Hit counts are exact: hits == calls.  Targets are called only from this
  * thread, on one CPU, between registrations, and never while the kernel's
@@ -469,8 +472,7 @@ static void check_jump_tail(struct ktap *t)
 		kp.addr, kret, kstate);
 	show_text(TAIL_NAME, "with both registered", addr);
 	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED && tail == INT3_INSN_OPCODE &&
-		   (kret || !(kp.flags & KPROBE_FLAG_OPTIMIZED)) &&
-		   !strstr(kstate, "optimized by"), TAIL_NAME "_not_optimized_by_the_kernel",
+		   kret == -EILSEQ, TAIL_NAME "_refused",
 		   "mode %s, tail byte %02x, register_kprobe %d: %s", test_mode_name(mode), tail,
 		   kret, kstate);
 	wrong = calls_wrong(targets[0]);
@@ -485,10 +487,102 @@ static void check_jump_tail(struct ktap *t)
 	ktap_check(t, back && !calls_wrong(targets[0]), TAIL_NAME "_text_restored",
 		   "not within 2 s: %*ph, was %*ph", SITE_BYTES, (void *)addr, SITE_BYTES, orig);
 }
+
+#define BOUNDARY_CHECKS	6
+#define BOUNDARY_NAME	"kprobe_boundary_after_int3"
+#define BOUNDARY_WANT(a)	(0xb848 + 3 * (a) + 1)
+
+/* register_kprobe() at @addr with a fresh @kp: its return value. */
+static int kprobe_at(struct kprobe *kp, unsigned long addr)
+{
+	memset(kp, 0, sizeof(*kp));
+	kp->addr = (kprobe_opcode_t *)addr;
+	kp->pre_handler = kp_count;
+	return register_kprobe(kp);
+}
+
+/*
+ * The kernel's can_probe() decodes the function from its start: read
+ * through optprobe's int3 at S as a one-byte instruction, S + 1 starts a
+ * movabs ending at S + 11, which is then taken although it lies inside
+ * the addq at S + 10, and S + 5 and S + 10 are refused.  With optprobe's
+ * breakpoint at S (OPTPROBE_F_NOOPT), a kernel kprobe must be refused at
+ * S + 1 and S + 11 (-EILSEQ) and taken at S + 5 and S + 10, as without
+ * it.  At S + 10, where the kernel jump-optimizes a kprobe when nothing
+ * else is in the function (checked first), it must stay a breakpoint:
+ * its walk of the function for jumps into its region would go through
+ * optprobe's int3 too.
+ */
+static void check_boundary(struct ktap *t)
+{
+	target_fn fn = op_tx86_targets.boundary;
+	unsigned long s = (unsigned long)fn + CODE_START;
+	int first, misread, next, add, ret, mode;
+	const char *alone, *shared = "not registered";
+	u8 orig[SITE_BYTES];
+	unsigned int wrong = 0;
+	struct optprobe p;
+	struct kprobe kp;
+	long i;
+	bool back;
+
+	memcpy(orig, (void *)s, SITE_BYTES);
+	ret = kprobe_at(&kp, s + OP_TX86_BOUNDARY_ADD);
+	alone = ret ? "refused" : kprobe_settle(&kp);
+	if (!ret)
+		unregister_kprobe(&kp);
+	ktap_check(t, !ret && strstr(alone, "optimized by"),
+		   BOUNDARY_NAME "_kernel_optimizes_alone",
+		   "register_kprobe at S + %d: %d, %s", OP_TX86_BOUNDARY_ADD, ret, alone);
+	back = wait_text(s, orig, SETTLE_MS);
+
+	reset_hits();
+	test_probe_init(&p, NULL, s, op_count, NULL, OPTPROBE_F_NOOPT);
+	ret = back ? optprobe_register(&p) : -EAGAIN;
+	mode = ret ? -1 : optprobe_mode(&p);
+	first = kprobe_at(&kp, s + 1);
+	if (!first)
+		unregister_kprobe(&kp);
+	misread = kprobe_at(&kp, s + OP_TX86_BOUNDARY_MISREAD);
+	if (!misread)
+		unregister_kprobe(&kp);
+	ktap_check(t, !ret && first == -EILSEQ && misread == -EILSEQ,
+		   BOUNDARY_NAME "_inside_refused",
+		   "optprobe_register %d; register_kprobe at S + 1: %d, at S + %d: %d (want %d)",
+		   ret, first, OP_TX86_BOUNDARY_MISREAD, misread, -EILSEQ);
+	next = kprobe_at(&kp, s + OP_TX86_BOUNDARY_NEXT);
+	if (!next)
+		unregister_kprobe(&kp);
+	add = kprobe_at(&kp, s + OP_TX86_BOUNDARY_ADD);
+	ktap_check(t, !ret && (mode == OPTPROBE_MODE_TRAP || mode == OPTPROBE_MODE_BOOSTED) &&
+		   !next && !add, BOUNDARY_NAME "_boundaries_taken",
+		   "optprobe %s; register_kprobe at S + %d: %d, at S + %d: %d",
+		   test_mode_name(mode), OP_TX86_BOUNDARY_NEXT, next, OP_TX86_BOUNDARY_ADD, add);
+	if (!add)
+		shared = kprobe_settle(&kp);
+	ktap_check(t, !add && !strstr(shared, "optimized by"),
+		   BOUNDARY_NAME "_not_optimized_by_the_kernel",
+		   "register_kprobe %d: %s", add, shared);
+	show_text(BOUNDARY_NAME, "with both registered", s);
+	for (i = 0; i < NR_CALLS; i++)
+		wrong += fn(i, 0) != BOUNDARY_WANT(i);
+	ktap_check(t, !wrong && !ret && !add && atomic_read(&op_hits) == NR_CALLS &&
+		   atomic_read(&kp_hits) == NR_CALLS, BOUNDARY_NAME "_hits_exactly",
+		   "%u wrong results; %d optprobe, %d kprobe hits of %d calls", wrong,
+		   atomic_read(&op_hits), atomic_read(&kp_hits), NR_CALLS);
+	if (!add)
+		unregister_kprobe(&kp);
+	if (!ret)
+		optprobe_unregister(&p);
+	back = wait_text(s, orig, SETTLE_MS);
+	ktap_check(t, back && fn(1, 0) == BOUNDARY_WANT(1), BOUNDARY_NAME "_text_restored",
+		   "not within 2 s: %*ph, was %*ph", SITE_BYTES, (void *)s, SITE_BYTES, orig);
+}
 #else
 #define FIRST_CHECKS	0
 #define HELD_CHECKS	0
 #define TAIL_CHECKS	0
+#define BOUNDARY_CHECKS	0
 #endif
 
 /* Each case's target; false if one is missing. */
@@ -511,7 +605,8 @@ static bool find_targets(void)
 	return true;
 }
 
-#define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS + HELD_CHECKS + TAIL_CHECKS)
+#define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS + HELD_CHECKS + TAIL_CHECKS + \
+		 BOUNDARY_CHECKS)
 
 static int __init test_coexist_init(void)
 {
@@ -531,6 +626,7 @@ static int __init test_coexist_init(void)
 	check_kprobe_first(&t);
 	check_held_then_inside(&t);
 	check_jump_tail(&t);
+	check_boundary(&t);
 #endif
 	migrate_enable();
 	return 0;

@@ -35,6 +35,7 @@ const struct op_tx86_targets op_tx86_targets = {
 	.jump_table = op_tx86_jump_table,
 	.coexist = { op_tx86_coexist0, op_tx86_coexist1, op_tx86_coexist2, op_tx86_coexist3,
 		     op_tx86_coexist4, op_tx86_coexist5 },
+	.boundary = op_tx86_boundary,
 	.jmp8 = op_tx86_jmp8,
 	.jmp_next = op_tx86_jmp_next,
 	.static_key = op_tx86_static_key,

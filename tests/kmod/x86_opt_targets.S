@@ -307,6 +307,23 @@ COEXIST_TARGET op_tx86_coexist4
 COEXIST_TARGET op_tx86_coexist5
 
 /*
+ * optprobe_test_coexist's boundary case: 0xb848 + 3a + 1.  Its first
+ * instruction S, movl $0xb848, %eax (b8 48 b8 00 00), read from its
+ * second byte is a movabs (48 b8 and 8 bytes) ending at S + 11, inside
+ * the addq $1 at S + 10 (OP_TX86_BOUNDARY_*).  The two addq after that
+ * give the kernel 7 bytes to jump-optimize a kprobe at S + 10 over.
+ */
+SYM_FUNC_START(op_tx86_boundary)
+	movl	$0xb848, %eax
+	addq	%rdi, %rax
+	xchg	%ax, %ax
+	addq	$1, %rax
+	addq	%rdi, %rax
+	addq	%rdi, %rax
+	RET
+SYM_FUNC_END(op_tx86_boundary)
+
+/*
  * 2a + b: probed on a jmp rel8 (OP_TX86_BRANCH_PROBE bytes in), whose next
  * bytes are reached only from its .cold fragment, as gcc lays such out
  */

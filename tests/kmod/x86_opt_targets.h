@@ -53,6 +53,16 @@ long op_tx86_coexist3(long a, long b);
 long op_tx86_coexist4(long a, long b);
 long op_tx86_coexist5(long a, long b);
 
+/*
+ * optprobe_test_coexist's boundary case: 0xb848 + 3a + 1.  From its first
+ * instruction: the next boundaries, and the end of what its first
+ * instruction's second byte starts, mid-instruction.
+ */
+#define OP_TX86_BOUNDARY_NEXT		5
+#define OP_TX86_BOUNDARY_ADD		10
+#define OP_TX86_BOUNDARY_MISREAD	11
+long op_tx86_boundary(long a, long b);
+
 /* op_tx86_call() leaves here the stack pointer it calls from. */
 extern unsigned long op_tx86_call_sp;
 
@@ -72,6 +82,7 @@ struct op_tx86_targets {
 	/* turn op_tx86_static_key's key on or off */
 	void (*static_key_set)(bool on);
 	target_fn coexist[OP_TX86_NR_COEXIST];
+	target_fn boundary;
 };
 
 extern const struct op_tx86_targets op_tx86_targets;
