@@ -9,6 +9,7 @@
 
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <asm/hw_irq.h>
 #include <asm/ptrace.h>
 
 struct op_ret_inst *op_ppc_ret_get_slow(struct op_ret *ret);
@@ -37,6 +38,12 @@ static __always_inline void op_arch_ret_hook(struct op_ret_inst *inst, struct pt
 	inst->arch.ret_addr = regs->link;
 	inst->arch.sp = regs->gpr[1];
 	regs->link = inst->arch.stub;
+}
+
+/* The soft mask a program check or a detour saved (SOFTE). */
+static __always_inline bool op_arch_regs_irqs_on(struct pt_regs *regs)
+{
+	return !arch_irq_disabled_regs(regs);
 }
 
 #endif /* OPTPROBE_RET_HIT_H */

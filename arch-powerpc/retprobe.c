@@ -84,9 +84,9 @@ int op_arch_ret_prepare(struct op_ret *ret)
 }
 
 /* Give @inst a stub of its own; -ENOSPC when all are taken. */
-int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
+static int op_ppc_ret_add(struct op_ret *ret, struct op_ret_inst *inst, gfp_t gfp)
 {
-	int idx = ida_alloc_max(&op_ppc_ret_stubs, OP_PPC_RET_STUBS - 1, GFP_KERNEL);
+	int idx = ida_alloc_max(&op_ppc_ret_stubs, OP_PPC_RET_STUBS - 1, gfp);
 
 	if (idx < 0)
 		return idx;
@@ -96,6 +96,19 @@ int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	freelist_add(&inst->arch.free, &ret->arch.pool);
 	return 0;
 }
+
+int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
+{
+	return op_ppc_ret_add(ret, inst, GFP_KERNEL);
+}
+
+/* The IDA takes its lock with interrupts disabled; the pool is lock-free. */
+notrace int op_arch_ret_add_now(struct op_ret *ret, struct op_ret_inst *inst)
+{
+	return op_ppc_ret_add(ret, inst, GFP_ATOMIC | __GFP_NOWARN);
+}
+
+NOKPROBE_SYMBOL(op_arch_ret_add_now);
 
 /* Free an instance no call is in flight through, and its stub. */
 static void op_ppc_ret_inst_free(struct op_ret_inst *inst)

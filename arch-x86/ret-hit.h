@@ -7,6 +7,8 @@
 #ifndef OPTPROBE_RET_HIT_H
 #define OPTPROBE_RET_HIT_H
 
+#include <asm/ptrace.h>
+
 struct op_ret;
 struct op_ret_inst;
 struct pt_regs;
@@ -28,6 +30,12 @@ static __always_inline void op_arch_ret_put(struct op_ret *ret, struct op_ret_in
 {
 	op_ret_reclaimed(ret);
 	op_x86_ret_put(ret, inst);
+}
+
+/* The flags a breakpoint or a detour saved. */
+static __always_inline bool op_arch_regs_irqs_on(struct pt_regs *regs)
+{
+	return !regs_irqs_disabled(regs);
 }
 
 #endif /* OPTPROBE_RET_HIT_H */

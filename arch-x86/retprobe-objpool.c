@@ -28,7 +28,7 @@ struct op_x86_ret_node {
 	struct rethook_node node;
 	union {
 		struct op_ret_inst *inst;	/* in its rethook's pool, or hooked */
-		struct op_x86_ret_node *next;	/* spare: no instance yet */
+		struct llist_node spare;	/* no instance yet */
 	};
 };
 
@@ -53,9 +53,10 @@ int op_arch_ret_prepare(struct op_ret *ret)
 }
 
 /*
- * A rethook's pool taken from and given to in process context: the kernel
- * has the hit path's preemption disabled (rethook_try_get()), and so
- * do these, one node at a time.
+ * A rethook's pool taken from and given to outside its hit path (a new
+ * rethook's nodes, an instance's node added): the kernel has the hit
+ * path's preemption disabled (rethook_try_get()), and so do these, one
+ * node at a time.
  */
 static struct rethook_node *op_x86_ret_pop(struct rethook *rh)
 {
@@ -67,7 +68,7 @@ static struct rethook_node *op_x86_ret_pop(struct rethook *rh)
 	return node;
 }
 
-static void op_x86_ret_push(struct rethook_node *node)
+static notrace void op_x86_ret_push(struct rethook_node *node)
 {
 	preempt_disable();
 	op_ksyms.arch.rethook_recycle(node);
@@ -89,8 +90,7 @@ static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 	/* not published yet: no call takes from its pool meanwhile */
 	while ((node = op_x86_ret_pop(rh))) {
 		n = container_of(node, struct op_x86_ret_node, node);
-		n->next = a->spare;
-		a->spare = n;
+		llist_add(&n->spare, &a->spare);
 		cond_resched();
 	}
 	WRITE_ONCE(a->rh[a->nr_rh], rh);
@@ -101,28 +101,65 @@ static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 }
 
 /*
+ * A spare node for an instance, or NULL.  Hits take them too, on several
+ * CPUs at once, which llist_del_first() allows here: a node taken never
+ * comes back to the spare list, so the list's head cannot be a taken node
+ * again when a taker that read it before compares it (no ABA).
+ */
+static notrace struct op_x86_ret_node *op_x86_ret_spare(struct op_arch_ret *a)
+{
+	struct llist_node *spare = llist_del_first(&a->spare);
+
+	return spare ? container_of(spare, struct op_x86_ret_node, spare) : NULL;
+}
+
+NOKPROBE_SYMBOL(op_x86_ret_spare);
+
+/* Give @inst the spare node @n, and put it into its rethook's pool. */
+static notrace void op_x86_ret_ride(struct op_arch_ret *a, struct op_ret_inst *inst,
+				    struct op_x86_ret_node *n)
+{
+	llist_add(&inst->arch.all, &a->all);
+	n->inst = inst;
+	inst->arch.node = &n->node;
+	/* into its rethook's pool, which publishes the instance with it */
+	op_x86_ret_push(&n->node);
+}
+
+NOKPROBE_SYMBOL(op_x86_ret_ride);
+
+/*
  * Process context; the hit path may take from the pools meanwhile.
  * -ENOMEM: no node for the instance (the chain is full, or no rethook
- * could be allocated), which the core then does not count.
+ * could be allocated), which the core then does not count.  Only one
+ * caller at a time: it alone adds rethooks.
  */
 int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
 	struct op_arch_ret *a = &ret->arch;
 	struct op_x86_ret_node *n;
 
-	if (!a->spare && (a->nr_rh == OP_X86_RETHOOKS ||
-			  !op_x86_ret_more_nodes(ret, max(16U, a->nodes))))
+	n = op_x86_ret_spare(a);
+	if (!n && a->nr_rh < OP_X86_RETHOOKS && op_x86_ret_more_nodes(ret, max(16U, a->nodes)))
+		n = op_x86_ret_spare(a);
+	if (!n)
 		return -ENOMEM;
-	inst->arch.next = a->all;
-	a->all = inst;
-	n = a->spare;
-	a->spare = n->next;
-	n->inst = inst;
-	inst->arch.node = &n->node;
-	/* into its rethook's pool, which publishes the instance with it */
-	op_x86_ret_push(&n->node);
+	op_x86_ret_ride(a, inst, n);
 	return 0;
 }
+
+/* A rethook cannot be allocated without sleeping: only a spare node will do. */
+notrace int op_arch_ret_add_now(struct op_ret *ret, struct op_ret_inst *inst)
+{
+	struct op_x86_ret_node *n = op_x86_ret_spare(&ret->arch);
+
+	if (!n)
+		return -EAGAIN;
+	op_x86_ret_ride(&ret->arch, inst, n);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(op_arch_ret_add_now);
 
 static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 {
@@ -176,16 +213,12 @@ void op_arch_ret_release(struct op_ret *ret)
 	struct op_ret_inst *inst, *inext;
 	unsigned int i;
 
-	for (n = ret->arch.spare; n; n = next) {
-		next = n->next;
+	llist_for_each_entry_safe(n, next, llist_del_all(&ret->arch.spare), spare)
 		op_x86_ret_push(&n->node);
-	}
 	for (i = 0; i < ret->arch.nr_rh; i++)
 		op_ksyms.arch.rethook_free(ret->arch.rh[i]);
-	for (inst = ret->arch.all; inst; inst = inext) {
-		inext = inst->arch.next;
+	llist_for_each_entry_safe(inst, inext, llist_del_all(&ret->arch.all), arch.all)
 		kfree(inst);
-	}
 }
 
 /*

@@ -62,6 +62,14 @@ int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	return 0;
 }
 
+/* The pool is a lock-free freelist: a hit adds as a process does. */
+notrace int op_arch_ret_add_now(struct op_ret *ret, struct op_ret_inst *inst)
+{
+	return op_arch_ret_add(ret, inst);
+}
+
+NOKPROBE_SYMBOL(op_arch_ret_add_now);
+
 notrace struct op_ret_inst *op_x86_ret_get(struct op_ret *ret)
 {
 	struct rethook_node *node = op_ksyms.arch.rethook_try_get(ret->arch.rh);

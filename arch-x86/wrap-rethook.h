@@ -13,6 +13,7 @@
 #ifndef OPTPROBE_WRAP_RETHOOK_H
 #define OPTPROBE_WRAP_RETHOOK_H
 
+#include <linux/llist.h>
 #include <linux/rethook.h>
 
 #include "wrap-kver.h"
@@ -28,12 +29,12 @@ struct op_arch_ret {
 	struct rethook *rh[OP_X86_RETHOOKS];
 	unsigned int nr_rh;		/* rethooks in rh[] */
 	unsigned int nodes;		/* their nodes, all told */
-	struct op_x86_ret_node *spare;	/* nodes without an instance yet */
-	struct op_ret_inst *all;	/* every instance, to free them */
+	struct llist_head spare;	/* nodes without an instance yet */
+	struct llist_head all;		/* every instance, to free them */
 };
 
 struct op_arch_ret_inst {
-	struct op_ret_inst *next;	/* in op_arch_ret.all */
+	struct llist_node all;		/* in op_arch_ret.all */
 	struct rethook_node *node;	/* the node it rides on */
 };
 

@@ -212,6 +212,10 @@ struct pt_regs;
  * op_arch_ret_add() - put a new instance into the pool (process context;
  *	the hit path may take from the pool meanwhile); -ENOMEM or -ENOSPC
  *	if the backend has no room for it, which the caller then frees.
+ * op_arch_ret_add_now() - the same from a hit on the probe, which must not
+ *	sleep (preemption disabled, interrupts maybe, never NMI), while
+ *	op_arch_ret_add() and other hits' may run; an error where the
+ *	backend has no room without sleeping.
  * op_arch_ret_release() - free the pool and every instance, every call
  *	having returned or its task exited (process context).
  * op_arch_ret_task_exit() - current is exiting: its instances will never
@@ -225,9 +229,12 @@ struct pt_regs;
  * op_arch_ret_put() - give back an instance that was not hooked.
  * op_arch_ret_hook() - make the call whose entry @regs are return through
  *	the backend's trampoline with @inst.
+ * op_arch_regs_irqs_on() - did the probed code run with interrupts
+ *	enabled where @regs were saved, by a breakpoint or a jump?
  */
 int op_arch_ret_prepare(struct op_ret *ret);
 int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst);
+int op_arch_ret_add_now(struct op_ret *ret, struct op_ret_inst *inst);
 void op_arch_ret_release(struct op_ret *ret);
 void op_arch_ret_task_exit(void);
 

@@ -17,7 +17,8 @@
  * quarters in use, where those are empty): the hit path only raises an
  * irq_work (safe in NMI), which queues the allocation on optprobe's
  * high-priority workqueue.  Growing that early leaves calls a quarter of
- * the pool or more to arrive in before the allocation is done.
+ * the pool or more to arrive in before the allocation is done; a burst
+ * that takes them all adds instances on its hits (op_ret_grow_now()).
  *
  * Calls in flight: while a probe lives, the per-CPU counts its hit paths
  * keep anyway tell how many (followed, less returned and abandoned), at
@@ -63,30 +64,41 @@ static void op_ret_warn(const struct optretprobe *rp, const char *what, const ch
 		pr_warn("cannot %s return probe on %pS: %s (%d)\n", what, rp->addr, why, err);
 }
 
+/* A new instance for @ret's pool, which @add puts there; false if none could be had. */
+static bool op_ret_add(struct op_ret *ret, gfp_t gfp,
+		       int (*add)(struct op_ret *ret, struct op_ret_inst *inst), int *err)
+{
+	struct op_ret_inst *inst;
+
+	inst = kzalloc(struct_size(inst, data, ret->data_size), gfp);
+	if (!inst) {
+		*err = -ENOMEM;
+		return false;
+	}
+	inst->ret = ret;
+	*err = add(ret, inst);
+	if (*err) {
+		kfree(inst);
+		return false;
+	}
+	atomic_inc(&ret->pool_size);
+	if (ret->auto_size)
+		atomic_inc(&ret->nfree);
+	return true;
+}
+
 /*
  * Add up to @n instances to @ret's pool.  Only one caller at a time: the
- * registration before the probe is armed, then the probe's grow_work.
+ * registration before the probe is armed, then the probe's grow_work
+ * (hits may add meanwhile: op_ret_grow_now()).
  */
 static int op_ret_grow(struct op_ret *ret, unsigned int n)
 {
-	struct op_ret_inst *inst;
-	int err;
+	int err = 0;
 
-	while (n--) {
-		inst = kzalloc(struct_size(inst, data, ret->data_size), GFP_KERNEL);
-		if (!inst)
-			return -ENOMEM;
-		inst->ret = ret;
-		err = op_arch_ret_add(ret, inst);
-		if (err) {
-			kfree(inst);
-			return err;
-		}
-		WRITE_ONCE(ret->pool_size, ret->pool_size + 1);
-		if (ret->auto_size)
-			atomic_inc(&ret->nfree);
-	}
-	return 0;
+	while (n-- && op_ret_add(ret, GFP_KERNEL, op_arch_ret_add, &err))
+		;
+	return err;
 }
 
 static void op_ret_grow_work(struct work_struct *work)
@@ -94,12 +106,15 @@ static void op_ret_grow_work(struct work_struct *work)
 	struct op_ret *ret = container_of(work, struct op_ret, grow_work);
 	int err;
 
+	unsigned int size;
+
 	while (op_ret_pool_low(ret, atomic_read(&ret->nfree))) {
-		err = op_ret_grow(ret, min(ret->pool_size, ret->pool_max - ret->pool_size));
+		size = atomic_read(&ret->pool_size);
+		err = op_ret_grow(ret, min(size, ret->pool_max - size));
 		if (err) {
 			/* no room left in the backend: stop asking (-ENOMEM: ask again) */
 			if (err == -ENOSPC)
-				WRITE_ONCE(ret->pool_max, ret->pool_size);
+				WRITE_ONCE(ret->pool_max, atomic_read(&ret->pool_size));
 			break;
 		}
 	}
@@ -109,6 +124,43 @@ static void op_ret_grow_kick(struct irq_work *work)
 {
 	queue_work(op_ret_wq, &container_of(work, struct op_ret, grow_kick)->grow_work);
 }
+
+/* Hits on @ret may add instances themselves before this many tries fail. */
+#define OP_RET_GROW_NOW_TRIES	4
+
+/*
+ * A burst of calls (a thundering herd entering at once) can outrun the
+ * grow work, which waits for a worker to be scheduled among them.  So a
+ * hit that finds a maxactive 0 pool empty adds an instance itself, where
+ * an interrupt could have allocated it: outside NMI, the probed code
+ * running with interrupts enabled.  Any interrupt handler may allocate
+ * with GFP_ATOMIC at such a place, and the allocators take their locks
+ * with interrupts disabled, so the interrupted code holds none of them.
+ * At an ftrace site the handler runs with the probed code's own interrupt
+ * state; elsewhere the saved registers tell it (op_arch_regs_irqs_on()).
+ * The instance goes into the pool, from which the hit takes again: it may
+ * find another hit's there first, or lose its own to one.
+ */
+static noinline struct op_ret_inst *op_ret_grow_now(struct op_ret *ret, struct pt_regs *regs)
+{
+	struct op_ret_inst *inst = NULL;
+	struct op_site *site = op_site_of(&ret->entry);
+	unsigned int tries;
+	int err;
+
+	if (!ret->auto_size || in_nmi() || !site ||
+	    (site->ftrace ? irqs_disabled() : !op_arch_regs_irqs_on(regs)))
+		return NULL;
+	for (tries = 0; !inst && tries < OP_RET_GROW_NOW_TRIES; tries++) {
+		if (atomic_read(&ret->pool_size) >= READ_ONCE(ret->pool_max) ||
+		    !op_ret_add(ret, GFP_ATOMIC | __GFP_NOWARN, op_arch_ret_add_now, &err))
+			return NULL;
+		inst = op_arch_ret_get(ret);
+	}
+	return inst;
+}
+
+NOKPROBE_SYMBOL(op_ret_grow_now);
 
 /*
  * The pre handler of a return probe's entry probe.  It runs with
@@ -144,6 +196,8 @@ static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 		return 0;
 	}
 	inst = op_arch_ret_get(ret);
+	if (unlikely(!inst))
+		inst = op_ret_grow_now(ret, regs);
 	if (!inst) {
 		op_count(&rp->nmissed);
 		return 0;
@@ -279,7 +333,7 @@ static void op_ret_drain(struct op_ret *ret)
 	op_ret_stats_sum(ret, &sum);
 	in_flight = op_ret_in_flight(&sum);
 	/* each call in flight holds an instance: more is a miscount, to leak, not free */
-	if (WARN_ON_ONCE(in_flight > READ_ONCE(ret->pool_size)))
+	if (WARN_ON_ONCE(in_flight > atomic_read(&ret->pool_size)))
 		return;
 	/*
 	 * A call that never returns (a task inside the function that never
@@ -559,7 +613,7 @@ void op_ret_show(struct seq_file *m)
 			   (unsigned long)ret->entry.addr, ret->entry.addr,
 			   op_mode_name(optprobe_mode(&ret->entry)), sum.followed, sum.skipped,
 			   READ_ONCE(ret->rp->nmissed), op_ret_in_flight(&sum),
-			   READ_ONCE(ret->pool_size));
+			   atomic_read(&ret->pool_size));
 	}
 	list_for_each_entry(ret, &op_rets_draining, list) {
 		long left = atomic_long_read(&ret->draining);

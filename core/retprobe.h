@@ -71,7 +71,7 @@ struct op_ret {
 	struct op_ret_stats __percpu *stats;
 	atomic_long_t draining;
 	atomic_t nfree;
-	unsigned int pool_size;
+	atomic_t pool_size;
 	unsigned int pool_max;
 	struct irq_work grow_kick;
 	struct work_struct grow_work;
@@ -166,7 +166,7 @@ static __always_inline bool op_ret_returned(struct op_ret_inst *inst, struct pt_
  */
 static __always_inline bool op_ret_pool_low(struct op_ret *ret, int nfree)
 {
-	unsigned int size = READ_ONCE(ret->pool_size);
+	unsigned int size = atomic_read(&ret->pool_size);
 
 	return nfree + OP_ARCH_RET_ASIDE <= size - size / 4 && size < READ_ONCE(ret->pool_max);
 }

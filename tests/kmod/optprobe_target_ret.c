@@ -63,6 +63,13 @@ noinline __noipa int optprobe_target_ret_sleep_unreg(struct optprobe_target_ret_
 }
 EXPORT_SYMBOL_GPL(optprobe_target_ret_sleep_unreg);
 
+noinline __noipa int optprobe_target_ret_sleep_burst(struct optprobe_target_ret_gate *g, int x)
+{
+	gate_pass(g);
+	return OPTPROBE_TARGET_RET_SLEEP(x);
+}
+EXPORT_SYMBOL_GPL(optprobe_target_ret_sleep_burst);
+
 noinline __noipa int optprobe_target_ret_sleep_held(struct optprobe_target_ret_gate *g, int x)
 {
 	gate_pass(g);

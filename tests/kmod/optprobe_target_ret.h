@@ -29,6 +29,7 @@ bool optprobe_target_ret_gate_wait(struct optprobe_target_ret_gate *g, int n);
 int optprobe_target_ret_sleep_auto(struct optprobe_target_ret_gate *g, int x);
 int optprobe_target_ret_sleep_max(struct optprobe_target_ret_gate *g, int x);
 int optprobe_target_ret_sleep_unreg(struct optprobe_target_ret_gate *g, int x);
+int optprobe_target_ret_sleep_burst(struct optprobe_target_ret_gate *g, int x);
 int optprobe_target_ret_sleep_held(struct optprobe_target_ret_gate *g, int x);
 
 /*

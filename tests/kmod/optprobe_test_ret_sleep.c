@@ -8,16 +8,15 @@
  * until they return, optprobe stays loaded (a reference of its own, which
  * goes once they have).
  *
- * Each kthread is started a millisecond or two after the one before is
- * inside, as calls arrive in a steady state; the entry handler sees them
- * all.  The pause is for QEMU: the pool grows from an irq_work, which on
- * powerpc is a decrementer interrupt that TCG delivers up to ~7 ms late
- * when the host is busy (measured: median 0.1 ms, 90th percentile 1.6 ms),
- * while a kthread gets inside every ~0.1 ms; a pool of 16 then runs dry
- * before it grows.  On hardware the interrupt follows at once.
+ * In those runs each kthread is started a millisecond or two after the
+ * one before is inside, as calls arrive in a steady state; the entry
+ * handler sees them all.  burst_256 (maxactive 0) starts 256 kthreads
+ * that all wait on one completion before they call, and then completes
+ * it, as a thundering herd wakes: none missed either, 256 handler runs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -32,6 +31,7 @@ static struct ktap t;
 
 struct sleeper_set {
 	struct optprobe_target_ret_gate gate;
+	struct completion *start;	/* if set, every sleeper waits for it */
 	int (*func)(struct optprobe_target_ret_gate *g, int x);
 	atomic_t next, wrong;
 };
@@ -48,6 +48,8 @@ static int sleeper(void *arg)
 	struct sleeper_set *set = arg;
 	int x = atomic_inc_return(&set->next);
 
+	if (set->start)
+		wait_for_completion(set->start);
 	if (set->func(&set->gate, x) != OPTPROBE_TARGET_RET_SLEEP(x))
 		atomic_inc(&set->wrong);
 	atomic_inc(&set->gate.done);
@@ -86,6 +88,26 @@ static int start_sleepers(struct sleeper_set *set, int n)
 	return i;
 }
 
+/*
+ * Start @n sleepers that all wait for set->start, then release them at
+ * once; returns how many got inside.
+ */
+static int start_burst(struct sleeper_set *set, int n)
+{
+	struct task_struct *task;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		task = kthread_run(sleeper, set, "ret_burst/%d", i);
+		if (IS_ERR(task))
+			break;
+	}
+	while (atomic_read(&set->next) < i)
+		usleep_range(1000, 2000);
+	complete_all(set->start);
+	return optprobe_target_ret_gate_wait(&set->gate, i) ? i : atomic_read(&set->gate.inside);
+}
+
 static bool finish_sleepers(struct sleeper_set *set, int n)
 {
 	optprobe_target_ret_gate_open(&set->gate);
@@ -118,10 +140,11 @@ static int optprobe_refs(int want)
 }
 
 static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g, int x),
-		int maxactive, int n, bool unregister_inside)
+		int maxactive, int n, bool unregister_inside, bool burst)
 {
 	char tname[TEST_NAME_LEN];
-	struct sleeper_set set = { .func = func };
+	DECLARE_COMPLETION_ONSTACK(start);
+	struct sleeper_set set = { .func = func, .start = burst ? &start : NULL };
 	struct optretprobe rp = {
 		.addr = func,
 		.entry_handler = sleep_entry,
@@ -138,7 +161,7 @@ static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g
 	ret = optretprobe_register(&rp);
 	if (!ktap_check(&t, !ret, test_name(tname, name, "register"), "register: %d", ret))
 		return;
-	inside = start_sleepers(&set, n);
+	inside = burst ? start_burst(&set, n) : start_sleepers(&set, n);
 	if (unregister_inside) {
 		/* the module's users; earlier runs' references went long ago */
 		refs = optprobe_refs(INT_MAX);
@@ -174,11 +197,12 @@ static void run(const char *name, int (*func)(struct optprobe_target_ret_gate *g
 
 static int __init optprobe_test_ret_sleep_init(void)
 {
-	ktap_start(&t, 11);
+	ktap_start(&t, 14);
 	op_ksyms_resolve(test_ksyms, ARRAY_SIZE(test_ksyms));
-	run("auto_256", optprobe_target_ret_sleep_auto, 0, 256, false);
-	run("maxactive_4_of_8", optprobe_target_ret_sleep_max, 4, 8, false);
-	run("unregister_16_inside", optprobe_target_ret_sleep_unreg, 0, 16, true);
+	run("auto_256", optprobe_target_ret_sleep_auto, 0, 256, false, false);
+	run("maxactive_4_of_8", optprobe_target_ret_sleep_max, 4, 8, false, false);
+	run("unregister_16_inside", optprobe_target_ret_sleep_unreg, 0, 16, true, false);
+	run("burst_256", optprobe_target_ret_sleep_burst, 0, 256, false, true);
 	return 0;
 }
 
