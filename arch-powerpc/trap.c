@@ -32,6 +32,7 @@
 #include <linux/notifier.h>
 #include <linux/uaccess.h>
 #include <asm/inst.h>
+#include <asm/kup.h>
 #include <asm/probes.h>
 
 #include "arch.h"
@@ -151,6 +152,28 @@ static int notrace op_ppc_trap(struct notifier_block *nb, unsigned long val, voi
 NOKPROBE_SYMBOL(op_ppc_trap);
 
 /*
+ * Handlers run with user access locked out, as from a trap, whose entry
+ * saves the AMR and locks it (KUAP): the probed code may be inside a
+ * user-access window (allow_user_access()), where a handler's stray
+ * access to a user address must fault as it would anywhere else.  An
+ * interrupt meanwhile saves and restores the locked value.
+ */
+static __always_inline unsigned long op_ppc_kuap_lock(void)
+{
+	unsigned long amr = get_kuap();
+
+	if (amr != AMR_KUAP_BLOCKED)
+		set_kuap(AMR_KUAP_BLOCKED);
+	return amr;
+}
+
+static __always_inline void op_ppc_kuap_restore(unsigned long amr)
+{
+	if (amr != AMR_KUAP_BLOCKED)
+		set_kuap(amr);
+}
+
+/*
  * The C half of the detours' body (tramp.S).  @regs is saved as the trap
  * path saves it but for nip, which is set here; @stub_site, the return
  * address into the stub, holds the site's address.  Preemption is
@@ -169,7 +192,7 @@ NOKPROBE_SYMBOL(op_ppc_trap);
  */
 int notrace op_ppc_detour_pre(struct pt_regs *regs, struct op_site **stub_site)
 {
-	unsigned long flags = 0;
+	unsigned long flags = 0, amr;
 	struct op_site *site;
 	bool watched;
 	int redirect;
@@ -178,9 +201,11 @@ int notrace op_ppc_detour_pre(struct pt_regs *regs, struct op_site **stub_site)
 	watched = op_rcu_watching();
 	if (unlikely(!watched))
 		flags = op_dispatch_rcu_enter();
+	amr = op_ppc_kuap_lock();
 	site = READ_ONCE(*stub_site);
 	regs->nip = site->addr;
 	redirect = op_dispatch_pre(site, regs);
+	op_ppc_kuap_restore(amr);
 	if (unlikely(!watched))
 		op_dispatch_rcu_exit(flags);
 	preempt_enable_notrace();

@@ -9,6 +9,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/uaccess.h>
+#include <asm/kup.h>
 
 #include "optprobe_target_ppc.h"
 
@@ -267,7 +269,25 @@ asm(".pushsection .text\n"
 	"	mr	%r3,%r5\n"
 	"	blr\n"
 	"	END	reserve\n"
+	/* r3 + r4, and in *r5 the AMR it ran with: optprobe_target_ppc_kuap()'s */
+	"	TARGET	kuap_inner\n"
+	"	add	%r3,%r3,%r4\n"
+	"	mfspr	%r6,29\n"
+	"	std	%r6,0(%r5)\n"
+	"	blr\n"
+	"	END	kuap_inner\n"
 	".popsection\n");
+
+unsigned long optprobe_target_ppc_kuap(unsigned long a, unsigned long b, unsigned long *amr)
+{
+	unsigned long sum;
+
+	allow_read_from_user(NULL, 0);
+	sum = optprobe_target_ppc_kuap_inner(a, b, amr);
+	prevent_read_from_user(NULL, 0);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(optprobe_target_ppc_kuap);
 
 static int __init optprobe_target_ppc_init(void)
 {

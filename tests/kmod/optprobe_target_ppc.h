@@ -57,4 +57,12 @@ extern const struct optprobe_target_ppc_gone optprobe_target_ppc_gone;
 /* its assembly */
 unsigned long optprobe_target_ppc_gone_fn(unsigned long a, unsigned long b);
 
+/*
+ * a + b, run with user reads allowed (allow_read_from_user()) around its
+ * call of optprobe_target_ppc_kuap_inner(), which leaves in *@amr the AMR
+ * it ran with.
+ */
+unsigned long optprobe_target_ppc_kuap(unsigned long a, unsigned long b, unsigned long *amr);
+unsigned long optprobe_target_ppc_kuap_inner(unsigned long a, unsigned long b, unsigned long *amr);
+
 #endif /* OPTPROBE_TARGET_PPC_H */

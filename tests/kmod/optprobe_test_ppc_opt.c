@@ -30,6 +30,7 @@
 #include <linux/module.h>
 #include <asm/cpu_has_feature.h>
 #include <asm/cputable.h>
+#include <asm/kup.h>
 
 #include "optprobe_target_ppc.h"
 #include "optprobe_test.h"
@@ -612,8 +613,63 @@ static void check_prefixed_boundary(struct ktap *t)
 		   detour, n, copy, got);
 }
 
+#define KUAP_CALLS	10
+
+static unsigned long kuap_seen[KUAP_CALLS];
+static unsigned int kuap_hits;
+
+static int kuap_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	if (kuap_hits < KUAP_CALLS)
+		kuap_seen[kuap_hits] = mfspr(SPRN_AMR);
+	kuap_hits++;
+	return 0;
+}
+
+/*
+ * A probe in a function that runs in a user-access window: its handler
+ * runs with user access locked (the AMR as outside the window), as from a
+ * trap, and the function goes on with its window open (the AMR it had).
+ * Jump-optimized (on an add).  Skipped where KUAP is not in force (the window leaves the
+ * AMR as it was).
+ */
+static void check_kuap(struct ktap *t)
+{
+	unsigned long closed = mfspr(SPRN_AMR), open, amr, got, bad = 0;
+	const char *reason = "not registered";
+	struct optprobe p;
+	unsigned int i;
+	int ret, mode = -1;
+
+	optprobe_target_ppc_kuap(1, 2, &open);
+	if (open == closed) {
+		ktap_skip(t, "handler_runs_with_user_access_locked", "KUAP is not in force");
+		return;
+	}
+	test_probe_init(&p, "optprobe_target_ppc_kuap_inner", 0, kuap_pre, NULL, 0);
+	kuap_hits = 0;
+	ret = optprobe_register(&p);
+	if (!ret) {
+		optprobe_sync();
+		mode = optprobe_mode(&p);
+		reason = optprobe_reason(&p);
+		for (i = 0; i < KUAP_CALLS; i++) {
+			got = optprobe_target_ppc_kuap(i, 2 * i, &amr);
+			bad += got != 3 * i || amr != open;
+		}
+		optprobe_unregister(&p);
+	}
+	for (i = 0; i < min(kuap_hits, KUAP_CALLS); i++)
+		bad += kuap_seen[i] != closed;
+	ktap_check(t, !ret && mode == OPTPROBE_MODE_OPTIMIZED && kuap_hits == KUAP_CALLS && !bad,
+		   "handler_runs_with_user_access_locked",
+		   "register %d, %s (%s), %u hits of %u, %lu wrong (AMR %#lx, in the window %#lx, in the first handler %#lx)",
+		   ret, test_mode_name(mode), reason, kuap_hits, KUAP_CALLS, bad, closed, open,
+		   kuap_seen[0]);
+}
+
 #define PLAN	(ARRAY_SIZE(classes) * CLASS_CHECKS + ARRAY_SIZE(refused) + 3 + 2 + CLASS_CHECKS + \
-		 ARRAY_SIZE(changes) + 1 + 1 + 3)
+		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1)
 
 static int __init test_ppc_opt_init(void)
 {
@@ -639,6 +695,7 @@ static int __init test_ppc_opt_init(void)
 	check_post_switch(&t);
 	check_prefixed_boundary(&t);
 	check_reserve(&t);
+	check_kuap(&t);
 	migrate_enable();
 	return 0;
 }
