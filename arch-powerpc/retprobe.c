@@ -105,7 +105,7 @@ int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 /* The IDA takes its lock with interrupts disabled; the pool is lock-free. */
 notrace int op_arch_ret_add_now(struct op_ret *ret, struct op_ret_inst *inst)
 {
-	return op_ppc_ret_add(ret, inst, GFP_ATOMIC | __GFP_NOWARN);
+	return op_ppc_ret_add(ret, inst, GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC);
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_add_now);

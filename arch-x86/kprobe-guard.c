@@ -14,16 +14,18 @@
  * miss one, and optprobe's jmp hides the instructions of its region,
  * whose copies in the detour still jump where the originals did.
  *
- * So optprobe probes both functions' entries and answers for them where
- * its text is in the way, that is where the live first byte of one of its
- * sites (int3 or jmp) lies in the part of the function they walk:
+ * So optprobe probes both functions (op_x86_guard_place()), with probes
+ * of its own that stay armed when debugfs "enabled" disarms the others
+ * (OP_F_OWN), and answers for them where its text is in the way, that is
+ * where the live first byte of one of its sites (int3 or jmp) lies in the
+ * part of the function they walk:
  *
  *  - can_probe(addr): whether @addr is a boundary of the original
  *    instructions, read as op_x86_read_insn() reads them (through
  *    optprobe's sites, the kernel's kprobes and their jmps), and on 6.12
- *    not an INT or UD instruction, as can_probe() checks there.  An
- *    address in the bytes of an optimized site's region is refused: the
- *    kernel would write its int3 into optprobe's jmp.
+ *    not an INT or UD instruction, as can_probe() checks there (with
+ *    clang's CFI, no movl or addl either).  An address in the bytes of a
+ *    site's live jmp is refused: the kernel would write its int3 into it.
  *  - can_optimize(addr): false; the kernel's kprobe stays a breakpoint.
  *
  * Elsewhere both run as they are, kgdb's breakpoint check included (a
@@ -37,6 +39,7 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
+#include <asm/ftrace.h>
 #include <asm/text-patching.h>
 
 #include <optprobe.h>
@@ -70,15 +73,17 @@ static bool op_x86_sites_in(unsigned long from, unsigned long to)
 	return false;
 }
 
-/* Is @addr past the first byte of the region an optimized site's jmp replaces? */
+/* Is @addr past the first byte of the region a site's live jmp replaces? */
 static bool op_x86_in_region(unsigned long addr)
 {
 	struct op_site *site;
 	unsigned long a;
+	u8 live;
 
 	for (a = addr - 1; a > addr - OP_X86_REGION_MAX; a--) {
 		site = op_site_lookup(a);
-		if (site && site->arch.rlen && !site->ftrace && addr < a + site->arch.rlen)
+		if (site && site->arch.rlen && !site->ftrace && addr < a + site->arch.rlen &&
+		    !copy_from_kernel_nofault(&live, (void *)a, 1) && live == JMP32_INSN_OPCODE)
 			return true;
 	}
 	return false;
@@ -100,11 +105,21 @@ static bool op_x86_kprobe_may_go(unsigned long func, unsigned long end, unsigned
 			return false;
 	if (pos != addr)
 		return false;
-	if (!OP_KPROBES_REFUSE_INT_UD)
+	if (!OP_KPROBES_REFUSE_INT_UD && !IS_ENABLED(CONFIG_CFI_CLANG))
 		return true;
 	if (op_x86_read_insn(&r, pos, &insn, buf))
 		return false;
-	return insn.cls != OP_X86_INT3 && insn.cls != OP_X86_INT && insn.cls != OP_X86_UD;
+	/*
+	 * The movl and addl that clang's CFI checks begin with, which the
+	 * kernel decodes to tell the expected type: can_probe() refuses
+	 * those of CFI checks, which it finds with a check that is not
+	 * exported; all of them are refused here.
+	 */
+	if (IS_ENABLED(CONFIG_CFI_CLANG) && insn.map == OP_X86_MAP_ONE &&
+	    (insn.opcode == 0xba || insn.opcode == 0x03))
+		return false;
+	return !OP_KPROBES_REFUSE_INT_UD ||
+	       (insn.cls != OP_X86_INT3 && insn.cls != OP_X86_INT && insn.cls != OP_X86_UD);
 }
 
 /* Return @val from the function whose entry @regs are at. */
@@ -141,11 +156,13 @@ static int op_x86_can_optimize(struct optprobe *p, struct pt_regs *regs)
 static struct optprobe op_x86_can_probe_guard = {
 	.symbol = "can_probe",
 	.pre_handler = op_x86_can_probe,
+	.flags = OP_F_OWN,
 };
 
 static struct optprobe op_x86_can_optimize_guard = {
 	.symbol = "can_optimize",
 	.pre_handler = op_x86_can_optimize,
+	.flags = OP_F_OWN,
 };
 
 static struct optprobe *op_x86_guards[] = {
@@ -153,11 +170,44 @@ static struct optprobe *op_x86_guards[] = {
 	&op_x86_can_optimize_guard,
 };
 
-int op_arch_own_probes_register(void)
+/*
+ * Each guard goes on the instruction after its function's fentry call,
+ * where the argument and the return address are as at the entry, and not
+ * on the call itself: ftrace's callbacks stop when ftrace is switched off
+ * (sysctl kernel.ftrace_enabled), optprobe's breakpoints and jumps do not.
+ */
+static int op_x86_guard_place(struct optprobe *p)
 {
+	struct optprobe entry = {
+		.symbol = p->symbol,
+		.pre_handler = p->pre_handler,
+		.flags = OPTPROBE_F_DISABLED,
+	};
+	unsigned long addr;
+	bool ftrace;
 	int ret;
 
-	ret = optprobe_register_many(op_x86_guards, ARRAY_SIZE(op_x86_guards));
+	/* where symbol + 0 lands: the fentry call, or the code past an ENDBR */
+	ret = optprobe_register(&entry);
+	if (ret)
+		return ret;
+	addr = (unsigned long)entry.addr;
+	ftrace = op_site_of(&entry)->ftrace;
+	optprobe_unregister(&entry);
+	p->symbol = NULL;
+	p->addr = (void *)(ftrace ? addr + MCOUNT_INSN_SIZE : addr);
+	return 0;
+}
+
+int op_arch_own_probes_register(void)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(op_x86_guards) && !ret; i++)
+		ret = op_x86_guard_place(op_x86_guards[i]);
+	if (!ret)
+		ret = optprobe_register_many(op_x86_guards, ARRAY_SIZE(op_x86_guards));
 	if (ret)
 		pr_err("not loaded: the kernel's can_probe() and can_optimize() must read through optprobe's breakpoints, and cannot be probed (%d)\n",
 		       ret);

@@ -78,6 +78,7 @@ static notrace void op_x86_ret_push(struct rethook_node *node)
 /* A new rethook of @num nodes, all of them spare; false if none could be allocated. */
 static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 {
+	struct llist_node *first = NULL, *last = NULL;
 	struct op_arch_ret *a = &ret->arch;
 	struct op_x86_ret_node *n;
 	struct rethook_node *node;
@@ -90,13 +91,18 @@ static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 	/* not published yet: no call takes from its pool meanwhile */
 	while ((node = op_x86_ret_pop(rh))) {
 		n = container_of(node, struct op_x86_ret_node, node);
-		llist_add(&n->spare, &a->spare);
+		n->spare.next = first;
+		first = &n->spare;
+		last = last ?: first;
 		cond_resched();
 	}
 	WRITE_ONCE(a->rh[a->nr_rh], rh);
 	/* rh[] first (acquire: op_x86_ret_node_get()); its pool is empty until refilled */
 	smp_store_release(&a->nr_rh, a->nr_rh + 1);
 	a->nodes += num;
+	/* then its nodes, for hits to put instances on: they find them published */
+	if (first)
+		llist_add_batch(first, last, &a->spare);
 	return true;
 }
 
@@ -120,7 +126,8 @@ static notrace void op_x86_ret_ride(struct op_arch_ret *a, struct op_ret_inst *i
 				    struct op_x86_ret_node *n)
 {
 	llist_add(&inst->arch.all, &a->all);
-	n->inst = inst;
+	/* over the spare link that a losing llist_del_first() may still read */
+	WRITE_ONCE(n->inst, inst);
 	inst->arch.node = &n->node;
 	/* into its rethook's pool, which publishes the instance with it */
 	op_x86_ret_push(&n->node);

@@ -25,10 +25,14 @@ void op_arch_exit(void);
 
 /*
  * Once the core takes probes, and before it stops taking them: the
- * backend's own probes, through the public API (x86_64: kprobe-guard.c).
+ * backend's own probes, through the public API (x86_64: kprobe-guard.c),
+ * with OP_F_OWN among their flags: they stay armed while debugfs
+ * "enabled" disarms every other probe, since they guard the others' text.
  */
 int op_arch_own_probes_register(void);
 void op_arch_own_probes_unregister(void);
+
+#define OP_F_OWN	0x80000000u
 
 struct dentry;
 

@@ -76,15 +76,18 @@ static bool op_ret_add(struct op_ret *ret, gfp_t gfp,
 		return false;
 	}
 	inst->ret = ret;
-	*err = add(ret, inst);
-	if (*err) {
-		kfree(inst);
-		return false;
-	}
+	/* counted before @add publishes it: a hit's take must not drive nfree below 0 */
 	atomic_inc(&ret->pool_size);
 	if (ret->auto_size)
 		atomic_inc(&ret->nfree);
-	return true;
+	*err = add(ret, inst);
+	if (!*err)
+		return true;
+	if (ret->auto_size)
+		atomic_dec(&ret->nfree);
+	atomic_dec(&ret->pool_size);
+	kfree(inst);
+	return false;
 }
 
 /*
@@ -109,7 +112,10 @@ static void op_ret_grow_work(struct work_struct *work)
 	unsigned int size;
 
 	while (op_ret_pool_low(ret, atomic_read(&ret->nfree))) {
+		/* hits may have grown it past pool_max meanwhile */
 		size = atomic_read(&ret->pool_size);
+		if (size >= ret->pool_max)
+			break;
 		err = op_ret_grow(ret, min(size, ret->pool_max - size));
 		if (err) {
 			/* no room left in the backend: stop asking (-ENOMEM: ask again) */
@@ -134,8 +140,10 @@ static void op_ret_grow_kick(struct irq_work *work)
  * hit that finds a maxactive 0 pool empty adds an instance itself, where
  * an interrupt could have allocated it: outside NMI, the probed code
  * running with interrupts enabled.  Any interrupt handler may allocate
- * with GFP_ATOMIC at such a place, and the allocators take their locks
+ * without sleeping at such a place, and the allocators take their locks
  * with interrupts disabled, so the interrupted code holds none of them.
+ * Without the reserves an interrupt may use (GFP_NOWAIT, not GFP_ATOMIC):
+ * a miss is better than memory taken from where it is needed more.
  * At an ftrace site the handler runs with the probed code's own interrupt
  * state; elsewhere the saved registers tell it (op_arch_regs_irqs_on()).
  * The instance goes into the pool, from which the hit takes again: it may
@@ -153,7 +161,8 @@ static noinline struct op_ret_inst *op_ret_grow_now(struct op_ret *ret, struct p
 		return NULL;
 	for (tries = 0; !inst && tries < OP_RET_GROW_NOW_TRIES; tries++) {
 		if (atomic_read(&ret->pool_size) >= READ_ONCE(ret->pool_max) ||
-		    !op_ret_add(ret, GFP_ATOMIC | __GFP_NOWARN, op_arch_ret_add_now, &err))
+		    !op_ret_add(ret, GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC,
+				op_arch_ret_add_now, &err))
 			return NULL;
 		inst = op_arch_ret_get(ret);
 	}

@@ -37,6 +37,7 @@ struct op_site {
 	bool post;			/* an enabled probe has a post handler */
 	struct optprobe *sole;		/* the hit path's probe to call (sites.c) */
 	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
+	bool own;			/* a probe has OP_F_OWN (arch.h) */
 	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
 	bool unopt_disarm;		/* unoptimized to the original, not the breakpoint */
 	void *slot;			/* out-of-line copy, or NULL */

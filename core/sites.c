@@ -65,10 +65,10 @@ void op_quiesce(bool slots)
 		synchronize_rcu();
 }
 
-/* Should @site be armed: not gone, an enabled probe, probing switched on? */
+/* Should @site be armed: not gone, an enabled probe, probing switched on (or its own)? */
 bool op_site_wanted(const struct op_site *site)
 {
-	return op_all_enabled && site->state != OP_ST_GONE && site->nr_enabled;
+	return (op_all_enabled || site->own) && site->state != OP_ST_GONE && site->nr_enabled;
 }
 
 /*
@@ -83,7 +83,7 @@ bool op_site_wanted(const struct op_site *site)
  */
 static void op_site_flags(struct op_site *site)
 {
-	bool post = false, noopt = false;
+	bool post = false, noopt = false, own = false;
 	struct optprobe *p, *sole = &op_aggr_probe;
 
 	list_for_each_entry(p, &site->probes, list) {
@@ -91,7 +91,9 @@ static void op_site_flags(struct op_site *site)
 			sole = p;
 		post |= p->post_handler && !p->disabled;
 		noopt |= p->flags & OPTPROBE_F_NOOPT;
+		own |= p->flags & OP_F_OWN;
 	}
+	site->own = own;
 	/* published after the probe's fields: a hit reads them through it */
 	smp_store_release(&site->sole, sole);
 	if (post == site->post && noopt == site->noopt)

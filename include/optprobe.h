@@ -48,8 +48,7 @@
  * jump-optimize a kprobe in a function where optprobe has a breakpoint or
  * a jump (its can_optimize() walk would be misled the same way; the
  * kprobe stays a breakpoint), and a kgdb breakpoint in such a function is
- * read as an instruction.  While optprobe's own probes are disabled
- * (debugfs "enabled" 0), the kernel decides alone again.
+ * read as an instruction.
  */
 #ifndef _OPTPROBE_H
 #define _OPTPROBE_H
