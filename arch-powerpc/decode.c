@@ -258,3 +258,29 @@ int op_arch_prepare(struct op_site *site)
 	site->bp_mode = OPTPROBE_MODE_TRAP;
 	return 0;
 }
+
+int op_arch_insn_len(unsigned long func, unsigned long size,
+		     unsigned long addr, const char **reason)
+{
+	unsigned long pos = func;
+	ppc_inst_t insn;
+
+	if (addr & 3) {
+		*reason = "not word-aligned";
+		return -EILSEQ;
+	}
+	for (;;) {
+		if (op_ppc_read_insn(pos, &insn)) {
+			*reason = "unreadable text";
+			return -EILSEQ;
+		}
+		if (pos >= addr)
+			break;
+		pos += ppc_inst_len(insn);
+	}
+	if (pos != addr) {
+		*reason = "the second word of a prefixed instruction";
+		return -EILSEQ;
+	}
+	return ppc_inst_len(insn);
+}

@@ -347,6 +347,34 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 	return ret;
 }
 
+int op_arch_insn_len(unsigned long func, unsigned long size,
+		     unsigned long addr, const char **reason)
+{
+	u8 buf[OP_X86_MAX_INSN_LEN];
+	struct op_x86_reader r;
+	struct op_x86_insn insn;
+	unsigned long pos;
+	int ret = 0;
+
+	op_x86_text_lock();
+	op_x86_reader_init(&r, func + size);
+	for (pos = func;; pos += insn.len) {
+		if (op_x86_read_insn(&r, pos, &insn, buf)) {
+			*reason = "undecodable instruction";
+			ret = -EILSEQ;
+			break;
+		}
+		if (pos >= addr)
+			break;
+	}
+	op_x86_text_unlock();
+	if (!ret && pos != addr) {
+		*reason = "not an instruction boundary";
+		ret = -EILSEQ;
+	}
+	return ret ?: insn.len;
+}
+
 /*
  * Arming, with text_mutex held: the instruction must still be the one
  * prepared, and no kernel kprobe may have arrived over or just before it.

@@ -18,8 +18,8 @@ static void op_warn(const struct optprobe *p, const char *what, const char *why,
 		pr_warn("cannot %s probe at %s+%#x: %s (%d)\n",
 			what, p->symbol, p->offset, why, err);
 	else
-		pr_warn("cannot %s probe at %pS+%#x: %s (%d)\n",
-			what, p->addr, p->offset, why, err);
+		pr_warn("cannot %s probe at %pS: %s (%d)\n",
+			what, p->addr + p->offset, why, err);
 }
 
 /* The site at @addr, a new one if there is none; an ERR_PTR() with *@why on failure. */
@@ -301,6 +301,22 @@ int optprobe_disable(struct optprobe *p)
 	return op_set_disabled(p, true);
 }
 EXPORT_SYMBOL_GPL(optprobe_disable);
+
+int optprobe_next_insn(const void *addr, void **next)
+{
+	const char *why;
+	unsigned long n;
+	int ret;
+
+	ret = op_next_insn((unsigned long)addr, &n, &why);
+	if (ret) {
+		pr_warn_ratelimited("no instruction after %pS: %s (%d)\n", addr, why, ret);
+		return ret;
+	}
+	*next = (void *)n;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(optprobe_next_insn);
 
 enum optprobe_mode optprobe_mode(const struct optprobe *p)
 {

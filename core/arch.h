@@ -73,6 +73,15 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 		       unsigned long addr, const char **reason);
 
 /*
+ * op_arch_insn_len() - the length of the original instruction at @addr,
+ * inside the function [@func, @func + @size), decoded as
+ * op_arch_check_insn() decodes; -EILSEQ with @reason if @addr is not an
+ * instruction boundary or the text there cannot be decoded.
+ */
+int op_arch_insn_len(unsigned long func, unsigned long size,
+		     unsigned long addr, const char **reason);
+
+/*
  * op_arch_jump_label_in() - does the instruction of a jump label (static
  * key) overlap [@first, @last]?  What jump_label_text_reserved() answers,
  * at a cost fit for batches of thousands of probes.

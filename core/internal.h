@@ -66,6 +66,7 @@ unsigned long op_bp_traps(void);
 /* validate.c */
 int op_probe_address(const struct optprobe *p, unsigned long *addr, const char **why);
 int op_check_address(unsigned long addr, struct module **mod, const char **why);
+int op_next_insn(unsigned long addr, unsigned long *next, const char **why);
 
 /* blacklist.c */
 int op_blacklist_init(void);

@@ -119,3 +119,36 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 	}
 	return op_arch_check_insn(addr - offset, size, addr, why);
 }
+
+/**
+ * op_next_insn() - the address of the instruction after the one at @addr
+ * @addr:	an instruction boundary in kernel or live module text
+ * @next:	set to the next instruction's address
+ * @why:	the reason, on failure
+ *
+ * Decoded as a probe's address is (op_arch_check_insn()): from the start
+ * of the function, reading through breakpoints and jumps to the original
+ * instructions.
+ *
+ * Return: 0, -EINVAL (not text optprobe could probe, or no symbol covers
+ * it) or -EILSEQ (not an instruction boundary, or not decodable).
+ */
+int op_next_insn(unsigned long addr, unsigned long *next, const char **why)
+{
+	unsigned long size, offset;
+	struct module *mod;
+	int len;
+
+	len = op_check_text(addr, &mod, why);
+	if (len)
+		return len;
+	if (!op_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset)) {
+		*why = "no symbol covers it";
+		return -EINVAL;
+	}
+	len = op_arch_insn_len(addr - offset, size, addr, why);
+	if (len < 0)
+		return len;
+	*next = addr + len;
+	return 0;
+}

@@ -264,6 +264,28 @@ enum optprobe_mode optprobe_mode(const struct optprobe *p);
 const char *optprobe_reason(const struct optprobe *p);
 
 /**
+ * optprobe_next_insn() - where the instruction after the one at @addr is
+ * @addr:	an instruction boundary in kernel or module text, e.g. the
+ *		address a registered probe on "symbol + 0" shows
+ * @next:	set to the address of the next instruction
+ *
+ * Decodes the function holding @addr from its start, as registering a
+ * probe at @addr would, reading through breakpoints and jumps (optprobe's
+ * and the kernel's kprobes') to the original instructions: the way to
+ * find where to probe inside a function without trying offsets.  One
+ * rate-limited pr_warn line on failure.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or
+ *  * -EINVAL: @addr is not kernel or module text optprobe could probe
+ *    (optprobe's own, a module's init text or a module not live), or no
+ *    symbol covers it;
+ *  * -EILSEQ: @addr is not an instruction boundary, or the instruction
+ *    there cannot be decoded.
+ */
+int optprobe_next_insn(const void *addr, void **next);
+
+/**
  * optprobe_sync() - wait for optprobe's pending text changes
  *
  * Optimizing and unoptimizing probes is done asynchronously, in batches.

@@ -59,15 +59,11 @@ static int __init optprobe_sample_init(void)
 
 	/*
 	 * The first instruction after the entry (which is past the global
-	 * entry's TOC setup on ppc64le): an offset inside an instruction
-	 * gives -EILSEQ.
+	 * entry's TOC setup on ppc64le), decoded by optprobe
 	 */
-	inside.addr = entry.addr;
-	for (inside.offset = 1; inside.offset < 64; inside.offset++) {
+	ret = optprobe_next_insn(entry.addr, &inside.addr);
+	if (!ret)
 		ret = optprobe_register(&inside);
-		if (ret != -EILSEQ)
-			break;
-	}
 	if (ret) {
 		optprobe_unregister(&entry);
 		return ret;

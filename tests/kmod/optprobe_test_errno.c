@@ -141,6 +141,38 @@ static void check_not_boundary(struct ktap *t)
 #endif
 }
 
+/*
+ * optprobe_next_insn(): after the entry, the address registering by trial
+ * finds; the same through a breakpoint of optprobe's on the instruction;
+ * -EILSEQ inside an instruction, -EINVAL off text.
+ */
+static void check_next_insn(struct ktap *t)
+{
+	unsigned long entry = test_entry_of("optprobe_target_errno"), trial;
+	void *next = NULL, *after = NULL, *through = NULL;
+	int err = 0, ret, mid, off_text, reg;
+	bool again;
+	struct optprobe p;
+
+	trial = test_next_boundary(entry, &err);
+	ret = entry ? optprobe_next_insn((void *)entry, &next) : -ENOENT;
+	ktap_check(t, !ret && trial && (unsigned long)next == trial, "next_insn_after_entry",
+		   "optprobe_next_insn %d: %pS, by trial %pS (%d)", ret, next, (void *)trial, err);
+	ret = next ? optprobe_next_insn(next, &after) : -ENOENT;
+	test_probe_init(&p, NULL, (unsigned long)next, count_pre, NULL, OPTPROBE_F_NOOPT);
+	reg = ret ? ret : optprobe_register(&p);
+	again = !reg && !optprobe_next_insn(next, &through);
+	if (!reg)
+		optprobe_unregister(&p);
+	ktap_check(t, !ret && !reg && again && through == after, "next_insn_through_a_breakpoint",
+		   "before %d: %pS; register %d; through the breakpoint %pS", ret, after, reg,
+		   through);
+	mid = optprobe_next_insn((void *)entry + 2, &next);
+	ktap_check(t, mid == -EILSEQ, "next_insn_mid_instruction_is_eilseq", "%d", mid);
+	off_text = optprobe_next_insn(&errno_data, &next);
+	ktap_check(t, off_text == -EINVAL, "next_insn_not_text_is_einval", "%d", off_text);
+}
+
 static void check_registered_twice(struct ktap *t)
 {
 	struct optprobe p;
@@ -257,7 +289,7 @@ static int __init test_errno_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, 21);
+	ktap_start(&t, 25);
 	check_handlerless(&t);
 	check_symbol_and_addr(&t);
 	check_not_text(&t);
@@ -266,6 +298,7 @@ static int __init test_errno_init(void)
 	errno_init_text(&t);
 	check_unknown_symbol(&t);
 	check_not_boundary(&t);
+	check_next_insn(&t);
 	check_registered_twice(&t);
 	check_kprobe_there(&t);
 	check_reusable(&t);
