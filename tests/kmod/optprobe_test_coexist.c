@@ -58,7 +58,7 @@
  * thread, on one CPU, between registrations, and never while the kernel's
  * optimizer may still be rewriting them: after register_kprobe() the test
  * waits until the kernel is done with its kprobe (QEMU TCG may run a stale
- * translation of text another CPU changes, see README.md).  "#" lines show
+ * translation of text another CPU changes, see doc/testing.md).  "#" lines show
  * the text at S after each step.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

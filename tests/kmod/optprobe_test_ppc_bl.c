@@ -3,7 +3,7 @@
  * powerpc64le: probes on a `bl` unregistered while it runs.
  *
  * The kernel's own optimized kprobe crashes the kernel there (Debian's
- * 6.1 and 6.12, README "Known kernel bugs"): a CPU that runs the site
+ * 6.1 and 6.12, doc/performance.md): a CPU that runs the site
  * while the probe is being unregistered goes through the kernel's detour
  * with the probe already disabled, and emulating the `bl` then sets the
  * link register from a pt_regs field the detour never wrote, so the
