@@ -18,7 +18,13 @@
 #include "arch.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
 
-/* The original word at @addr: a breakpoint stands for the word it replaced. */
+/* The primary opcode of b, ba, bl and bla: an optimized site's jump */
+#define OP_PPC_BRANCH	18
+
+/*
+ * The original word at @addr: a breakpoint, or the b of an optimized
+ * site or kprobe, stands for the word it replaced.
+ */
 static int op_ppc_read_word(unsigned long addr, u32 *word)
 {
 	struct op_site *site;
@@ -26,7 +32,7 @@ static int op_ppc_read_word(unsigned long addr, u32 *word)
 
 	if (copy_from_kernel_nofault(word, (void *)addr, sizeof(*word)))
 		return -EFAULT;
-	if (*word != BREAKPOINT_INSTRUCTION)
+	if (*word != BREAKPOINT_INSTRUCTION && get_op(*word) != OP_PPC_BRANCH)
 		return 0;
 	site = op_site_lookup(addr);
 	if (site && !site->ftrace) {

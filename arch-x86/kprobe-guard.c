@@ -73,17 +73,26 @@ static bool op_x86_sites_in(unsigned long from, unsigned long to)
 	return false;
 }
 
-/* Is @addr past the first byte of the region a site's live jmp replaces? */
+/*
+ * Is @addr past the first byte of the region a site's jmp replaces, with
+ * the jmp in the text?  Its displacement bytes tell, whatever its first
+ * byte is now: a kernel kprobe on the site keeps the jmp under its own
+ * int3 (op_arch_detour_reached()), and a second kprobe inside would
+ * write into the displacement.
+ */
 static bool op_x86_in_region(unsigned long addr)
 {
 	struct op_site *site;
 	unsigned long a;
-	u8 live;
+	s32 live, rel;
 
 	for (a = addr - 1; a > addr - OP_X86_REGION_MAX; a--) {
 		site = op_site_lookup(a);
-		if (site && site->arch.rlen && !site->ftrace && addr < a + site->arch.rlen &&
-		    !copy_from_kernel_nofault(&live, (void *)a, 1) && live == JMP32_INSN_OPCODE)
+		if (!site || !site->arch.rlen || site->ftrace || !site->detour ||
+		    addr >= a + site->arch.rlen)
+			continue;
+		rel = (long)site->detour - (long)(a + JMP32_INSN_SIZE);
+		if (!copy_from_kernel_nofault(&live, (void *)a + 1, sizeof(live)) && live == rel)
 			return true;
 	}
 	return false;

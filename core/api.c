@@ -17,9 +17,9 @@ static void op_warn(const struct optprobe *p, const char *what, const char *why,
 	if (p->symbol)
 		pr_warn("cannot %s probe at %s+%#x: %s (%d)\n",
 			what, p->symbol, p->offset, why, err);
-	else
+	else	/* a registered probe's addr has its offset in */
 		pr_warn("cannot %s probe at %pS: %s (%d)\n",
-			what, p->addr + p->offset, why, err);
+			what, p->site ? p->addr : p->addr + p->offset, why, err);
 }
 
 /* The site at @addr, a new one if there is none; an ERR_PTR() with *@why on failure. */
@@ -308,7 +308,10 @@ int optprobe_next_insn(const void *addr, void **next)
 	unsigned long n;
 	int ret;
 
+	/* the sites read through stay as read */
+	mutex_lock(&op_mutex);
 	ret = op_next_insn((unsigned long)addr, &n, &why);
+	mutex_unlock(&op_mutex);
 	if (ret) {
 		pr_warn_ratelimited("no instruction after %pS: %s (%d)\n", addr, why, ret);
 		return ret;

@@ -273,13 +273,14 @@ const char *optprobe_reason(const struct optprobe *p);
  * probe at @addr would, reading through breakpoints and jumps (optprobe's
  * and the kernel's kprobes') to the original instructions: the way to
  * find where to probe inside a function without trying offsets.  One
- * rate-limited pr_warn line on failure.
+ * rate-limited pr_warn line on failure.  In module text, the caller keeps
+ * the module from going away (a reference, or its own probe there).
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep; takes optprobe's lock, and on
+ * x86_64 the kernel's kprobe_mutex and text_mutex.
  * Return: 0, or
- *  * -EINVAL: @addr is not kernel or module text optprobe could probe
- *    (optprobe's own, a module's init text or a module not live), or no
- *    symbol covers it;
+ *  * -EINVAL: @addr is not kernel or module text, or is optprobe's own,
+ *    a module's init text or a module not live, or no symbol covers it;
  *  * -EILSEQ: @addr is not an instruction boundary, or the instruction
  *    there cannot be decoded.
  */

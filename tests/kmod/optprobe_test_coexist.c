@@ -489,6 +489,7 @@ static void check_jump_tail(struct ktap *t)
 }
 
 #define BOUNDARY_CHECKS	6
+#define HELD_JUMP_CHECKS	1
 #define BOUNDARY_NAME	"kprobe_boundary_after_int3"
 #define BOUNDARY_WANT(a)	(0xb848 + 3 * (a) + 1)
 
@@ -578,11 +579,50 @@ static void check_boundary(struct ktap *t)
 	ktap_check(t, back && fn(1, 0) == BOUNDARY_WANT(1), BOUNDARY_NAME "_text_restored",
 		   "not within 2 s: %*ph, was %*ph", SITE_BYTES, (void *)s, SITE_BYTES, orig);
 }
+
+#define HELD_JUMP_NAME	"second_kprobe_inside_held_jump"
+
+/*
+ * A kernel kprobe on S, where optprobe's jump is: the kprobe's int3
+ * covers the jump's first byte and emulates the jump, whose displacement
+ * stays in the text.  A second kernel kprobe at S + 1, an instruction
+ * boundary of the original text inside the jump, must be refused
+ * (-EILSEQ), or the kernel would write its int3 into the displacement.
+ */
+static void check_second_kprobe_in_held_jump(struct ktap *t)
+{
+	unsigned long addr = (unsigned long)targets[0] + CODE_START;
+	int mode, kret, second = -ENOENT;
+	struct kprobe kp, inside;
+	u8 orig[SITE_BYTES];
+	struct optprobe p;
+	bool back;
+
+	mode = optprobe_first(&p, addr, orig);
+	kret = mode == OPTPROBE_MODE_OPTIMIZED ? kprobe_at(&kp, addr) : -EAGAIN;
+	if (!kret) {
+		kprobe_settle(&kp);
+		second = kprobe_at(&inside, addr + SECOND_INSN);
+		if (!second)
+			unregister_kprobe(&inside);
+	}
+	show_text(HELD_JUMP_NAME, "with the kprobe on S", addr);
+	if (!kret)
+		unregister_kprobe(&kp);
+	if (mode >= 0)
+		optprobe_unregister(&p);
+	back = wait_text(addr, orig, SETTLE_MS);
+	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED && !kret && second == -EILSEQ && back,
+		   HELD_JUMP_NAME "_refused",
+		   "mode %s, register_kprobe on S %d, at S + %d %d (want %d), text back %d",
+		   test_mode_name(mode), kret, SECOND_INSN, second, -EILSEQ, back);
+}
 #else
 #define FIRST_CHECKS	0
 #define HELD_CHECKS	0
 #define TAIL_CHECKS	0
 #define BOUNDARY_CHECKS	0
+#define HELD_JUMP_CHECKS	0
 #endif
 
 /* Each case's target; false if one is missing. */
@@ -606,7 +646,7 @@ static bool find_targets(void)
 }
 
 #define PLAN	(ARRAY_SIZE(cases) * CASE_CHECKS + FIRST_CHECKS + HELD_CHECKS + TAIL_CHECKS + \
-		 BOUNDARY_CHECKS)
+		 BOUNDARY_CHECKS + HELD_JUMP_CHECKS)
 
 static int __init test_coexist_init(void)
 {
@@ -627,6 +667,7 @@ static int __init test_coexist_init(void)
 	check_held_then_inside(&t);
 	check_jump_tail(&t);
 	check_boundary(&t);
+	check_second_kprobe_in_held_jump(&t);
 #endif
 	migrate_enable();
 	return 0;

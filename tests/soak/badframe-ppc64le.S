@@ -54,3 +54,5 @@ survived:
 	sc
 handler:
 	blr
+
+	.section .note.GNU-stack,"",@progbits

@@ -53,3 +53,5 @@ action:				/* struct sigaction as the kernel reads it */
 	.quad	SA_RESTORER	/* sa_flags */
 	.quad	handler		/* sa_restorer */
 	.quad	0		/* sa_mask */
+
+	.section .note.GNU-stack,"",@progbits
