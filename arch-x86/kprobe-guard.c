@@ -187,24 +187,15 @@ static struct optprobe *op_x86_guards[] = {
  */
 static int op_x86_guard_place(struct optprobe *p)
 {
-	struct optprobe entry = {
-		.symbol = p->symbol,
-		.pre_handler = p->pre_handler,
-		.flags = OPTPROBE_F_DISABLED,
-	};
-	unsigned long addr;
-	bool ftrace;
-	int ret;
+	unsigned long func = op_ksyms.kallsyms_lookup_name(p->symbol), entry;
 
-	/* where symbol + 0 lands: the fentry call, or the code past an ENDBR */
-	ret = optprobe_register(&entry);
-	if (ret)
-		return ret;
-	addr = (unsigned long)entry.addr;
-	ftrace = op_site_of(&entry)->ftrace;
-	optprobe_unregister(&entry);
+	if (!func) {
+		pr_err("not loaded: no symbol %s\n", p->symbol);
+		return -ENOENT;
+	}
+	entry = op_ksyms.ftrace_location(func);
+	p->addr = (void *)(entry ? entry + MCOUNT_INSN_SIZE : func);
 	p->symbol = NULL;
-	p->addr = (void *)(ftrace ? addr + MCOUNT_INSN_SIZE : addr);
 	return 0;
 }
 

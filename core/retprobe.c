@@ -107,9 +107,8 @@ static int op_ret_grow(struct op_ret *ret, unsigned int n)
 static void op_ret_grow_work(struct work_struct *work)
 {
 	struct op_ret *ret = container_of(work, struct op_ret, grow_work);
-	int err;
-
 	unsigned int size;
+	int err;
 
 	while (op_ret_pool_low(ret, atomic_read(&ret->nfree))) {
 		/* hits may have grown it past pool_max meanwhile */
