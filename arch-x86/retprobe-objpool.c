@@ -135,6 +135,14 @@ static notrace void op_x86_ret_ride(struct op_arch_ret *a, struct op_ret_inst *i
 
 NOKPROBE_SYMBOL(op_x86_ret_ride);
 
+/* The chain's next rethook, as many nodes as all before it; false if none. */
+static bool op_x86_ret_chain_grow(struct op_ret *ret)
+{
+	struct op_arch_ret *a = &ret->arch;
+
+	return a->nr_rh < OP_X86_RETHOOKS && op_x86_ret_more_nodes(ret, max(16U, a->nodes));
+}
+
 /*
  * Process context; the hit path may take from the pools meanwhile.
  * -ENOMEM: no node for the instance (the chain is full, or no rethook
@@ -147,11 +155,19 @@ int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 	struct op_x86_ret_node *n;
 
 	n = op_x86_ret_spare(a);
-	if (!n && a->nr_rh < OP_X86_RETHOOKS && op_x86_ret_more_nodes(ret, max(16U, a->nodes)))
+	if (!n && op_x86_ret_chain_grow(ret))
 		n = op_x86_ret_spare(a);
 	if (!n)
 		return -ENOMEM;
 	op_x86_ret_ride(a, inst, n);
+	/*
+	 * Hits can add instances only on spare nodes: a pool that grows keeps
+	 * at least as many spares as it has instances (the chain's next
+	 * rethook doubles the nodes), so that a burst of calls can double
+	 * the pool before the grow work runs (OP_X86_RET_BURST_FOLLOWED).
+	 */
+	if (ret->auto_size && a->nodes < 2 * (atomic_read(&ret->pool_size) + 1))
+		op_x86_ret_chain_grow(ret);
 	return 0;
 }
 

@@ -22,6 +22,15 @@
 /* Rethooks of 16, 16, 32, 64, ... nodes: enough for OP_RET_POOL_MAX instances. */
 #define OP_X86_RETHOOKS	14
 
+/*
+ * Hits add instances only on spare nodes, which only process context can
+ * allocate (retprobe-objpool.c keeps as many as there are instances): a
+ * burst of calls on a new probe is followed in full up to twice its
+ * first pool before the grow work runs; past that, calls may be missed
+ * (and counted).  Elsewhere hits allocate what they need themselves.
+ */
+#define OP_X86_RET_BURST_FOLLOWED(first_pool)	(2 * (first_pool))
+
 struct op_ret_inst;
 struct op_x86_ret_node;
 
