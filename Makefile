@@ -47,7 +47,7 @@ KBUILD = $(MAKE) -C $(KDIR_OF) ARCH=$(KARCH) CROSS_COMPILE=$(CROSS) W=1 \
 	CONFIG_DEBUG_INFO_BTF_MODULES=
 
 # The directories kbuild sees; each is mirrored into $(BUILD) as symlinks.
-SOURCES := Kbuild core arch-x86 arch-powerpc include samples tests/kmod tests/soak tests/harness bench
+SOURCES := Kbuild core events arch-x86 arch-powerpc include samples tests/kmod tests/soak tests/harness bench
 
 .PHONY: all build deps unit check soak demo bench lint module clean help
 

@@ -14,6 +14,8 @@
 
 static void op_warn(const struct optprobe *p, const char *what, const char *why, int err)
 {
+	if (p->flags & OPTPROBE_F_QUIET)
+		return;
 	if (p->symbol)
 		pr_warn("cannot %s probe at %s+%#x: %s (%d)\n",
 			what, p->symbol, p->offset, why, err);
@@ -225,7 +227,7 @@ int optprobe_register(struct optprobe *p)
 }
 EXPORT_SYMBOL_GPL(optprobe_register);
 
-int optprobe_register_many(struct optprobe **ps, unsigned int n)
+int optprobe_register_batch(struct optprobe **ps, unsigned int n, unsigned int *failed)
 {
 	unsigned int i;
 	int ret = 0;
@@ -235,9 +237,19 @@ int optprobe_register_many(struct optprobe **ps, unsigned int n)
 		ret = op_register_locked(ps[i]);
 	op_unlock();
 	/* all or nothing: the ones before the failed one go again */
-	if (ret)
+	if (ret) {
 		op_unregister_batch(ps, i - 1);
+		*failed = i - 1;
+	}
 	return ret;
+}
+EXPORT_SYMBOL_GPL(optprobe_register_batch);
+
+int optprobe_register_many(struct optprobe **ps, unsigned int n)
+{
+	unsigned int failed;
+
+	return optprobe_register_batch(ps, n, &failed);
 }
 EXPORT_SYMBOL_GPL(optprobe_register_many);
 

@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "internal.h"
 #include "ksyms.h"
+#include "opev-init.h"
 #include "preempt-policy.h"
 #include "wrap-supported.h"
 
@@ -51,9 +52,14 @@ static int __init optprobe_init(void)
 	ret = op_arch_own_probes_register();
 	if (ret)
 		goto out_debugfs;
+	ret = opev_init();
+	if (ret)
+		goto out_own;
 	pr_info("loaded\n");
 	return 0;
 
+out_own:
+	op_arch_own_probes_unregister();
 out_debugfs:
 	op_debugfs_exit();
 out_ret:
@@ -70,6 +76,7 @@ out_optimizer:
 /* Probe modules hold references to optprobe: no probe is left here. */
 static void __exit optprobe_exit(void)
 {
+	opev_exit();
 	op_arch_own_probes_unregister();
 	op_debugfs_exit();
 	/*

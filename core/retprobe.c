@@ -58,6 +58,8 @@ static struct tracepoint *op_ret_exit_tp;
 
 static void op_ret_warn(const struct optretprobe *rp, const char *what, const char *why, int err)
 {
+	if (rp->flags & OPTPROBE_F_QUIET)
+		return;
 	if (rp->symbol)
 		pr_warn("cannot %s return probe on %s: %s (%d)\n", what, rp->symbol, why, err);
 	else
@@ -546,7 +548,7 @@ int optretprobe_register(struct optretprobe *rp)
 }
 EXPORT_SYMBOL_GPL(optretprobe_register);
 
-int optretprobe_register_many(struct optretprobe **rps, unsigned int n)
+int optretprobe_register_batch(struct optretprobe **rps, unsigned int n, unsigned int *failed)
 {
 	unsigned int i;
 	int ret = 0;
@@ -556,9 +558,19 @@ int optretprobe_register_many(struct optretprobe **rps, unsigned int n)
 		ret = op_ret_register_locked(rps[i]);
 	mutex_unlock(&op_ret_mutex);
 	/* all or nothing: the ones before the failed one go again */
-	if (ret)
+	if (ret) {
 		op_ret_unregister_batch(rps, i - 1);
+		*failed = i - 1;
+	}
 	return ret;
+}
+EXPORT_SYMBOL_GPL(optretprobe_register_batch);
+
+int optretprobe_register_many(struct optretprobe **rps, unsigned int n)
+{
+	unsigned int failed;
+
+	return optretprobe_register_batch(rps, n, &failed);
 }
 EXPORT_SYMBOL_GPL(optretprobe_register_many);
 

@@ -123,6 +123,12 @@ enum optprobe_mode {
 #define OPTPROBE_F_DISABLED	0x1
 /* Never jump-optimize or boost this probe. */
 #define OPTPROBE_F_NOOPT	0x2
+/*
+ * No pr_warn line when registering or unregistering the probe fails: the
+ * caller reports it itself (an interface that takes thousands of probes
+ * at once, with an error log of its own).
+ */
+#define OPTPROBE_F_QUIET	0x4
 
 /**
  * struct optprobe - a probe
@@ -209,6 +215,20 @@ void optprobe_unregister(struct optprobe *p);
  * optprobe_register(), with none of them left registered.
  */
 int optprobe_register_many(struct optprobe **ps, unsigned int n);
+
+/**
+ * optprobe_register_batch() - optprobe_register_many(), telling which failed
+ * @ps:		the probes
+ * @n:		how many
+ * @failed:	out: on failure, the index in @ps of the probe that failed
+ *
+ * For an interface that reports each of thousands of probes itself (with
+ * OPTPROBE_F_QUIET on them, nothing goes to the kernel log).
+ *
+ * Context: process context; may sleep.
+ * Return: as optprobe_register_many().
+ */
+int optprobe_register_batch(struct optprobe **ps, unsigned int n, unsigned int *failed);
 
 /**
  * optprobe_unregister_many() - unregister several probes
@@ -344,7 +364,8 @@ typedef void (*optretprobe_handler_t)(struct optretprobe *rp, struct pt_regs *re
  * @maxactive:	0: optprobe sizes the pool of per-call instances itself and
  *		grows it as needed, off the hit path; N > 0: at most N calls
  *		are followed at once, the others count in @nmissed
- * @flags:	OPTPROBE_F_DISABLED, OPTPROBE_F_NOOPT (for the entry side)
+ * @flags:	OPTPROBE_F_DISABLED, OPTPROBE_F_NOOPT (for the entry side),
+ *		OPTPROBE_F_QUIET
  * @nmissed:	calls not followed: no free instance, or recursion into an
  *		optprobe handler (at the entry, or a return that comes while
  *		an optprobe handler runs on its CPU, whose handler is then
@@ -445,6 +466,19 @@ void optretprobe_unregister(struct optretprobe *rp);
  * optretprobe_register(), with none of them left registered.
  */
 int optretprobe_register_many(struct optretprobe **rps, unsigned int n);
+
+/**
+ * optretprobe_register_batch() - optretprobe_register_many(), telling which failed
+ * @rps:	the return probes
+ * @n:		how many
+ * @failed:	out: on failure, the index in @rps of the one that failed
+ *
+ * As optprobe_register_batch().
+ *
+ * Context: process context; may sleep.
+ * Return: as optretprobe_register_many().
+ */
+int optretprobe_register_batch(struct optretprobe **rps, unsigned int n, unsigned int *failed);
 
 /**
  * optretprobe_unregister_many() - unregister several return probes

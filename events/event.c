@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One definition's trace event.  Each has a class of its own that names a
+ * tracepoint it allocates (TRACE_EVENT_FL_TRACEPOINT, as synthetic events
+ * do): tracefs, perf and BPF programs of type tracepoint then all take it
+ * for what it is, an event with a format and an id.  It is a dynamic
+ * event (TRACE_EVENT_FL_DYNAMIC): files of it held open keep it
+ * (call->refcnt), and removing it is refused meanwhile.  It is not marked
+ * a kprobe event: BPF would take its probe for a kernel kprobe.
+ *
+ * The probe is registered with the definition, disarmed; the event's
+ * first user (a tracefs instance enabling it, or a perf event) arms it,
+ * the last one disarms it.  Those come through the class's reg(), under
+ * the kernel's event_mutex: the hit path walks the enabled instances'
+ * files under RCU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+
+#include "events.h"
+#include "ksyms.h"
+
+/* Rebase a pointer into @from's copy of the line onto @to's. */
+static const char *opev_rebase(const char *p, const char *from, char *to)
+{
+	return p ? to + (p - from) : NULL;
+}
+
+struct opev_event *opev_event_alloc(const struct opev_def *def, const char *line)
+{
+	size_t len = strlen(line) + 1;
+	struct opev_event *ev;
+	unsigned int i;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return NULL;
+	INIT_LIST_HEAD(&ev->files);
+	ev->def = *def;
+	/* the parser's copy, its NULs in: the definition's strings point there */
+	ev->line = kmemdup(def->buf, len, GFP_KERNEL);
+	ev->text = kstrdup(line, GFP_KERNEL);
+	ev->args = kmemdup(def->args, sizeof(*def->args) * max(def->nr_args, 1U), GFP_KERNEL);
+	ev->fields = kcalloc(max(def->nr_args, 1U), sizeof(*ev->fields), GFP_KERNEL);
+	ev->nhit = alloc_percpu(unsigned long);
+	if (!ev->line || !ev->text || !ev->args || !ev->fields || !ev->nhit) {
+		opev_event_free(ev);
+		return NULL;
+	}
+	ev->def.buf = ev->line;
+	ev->def.args = ev->args;
+	ev->def.module = opev_rebase(def->module, def->buf, ev->line);
+	ev->def.symbol = opev_rebase(def->symbol, def->buf, ev->line);
+	for (i = 0; i < def->nr_args; i++)
+		ev->args[i].symbol = opev_rebase(def->args[i].symbol, def->buf, ev->line);
+	ev->is_return = def->cmd == OPEV_CMD_RETURN;
+	return ev;
+}
+
+void opev_event_free(struct opev_event *ev)
+{
+	kfree(ev->call.print_fmt);
+	kfree(ev->target);
+	free_percpu(ev->nhit);
+	kfree(ev->fields);
+	kfree(ev->args);
+	kfree(ev->line);
+	kfree(ev->text);
+	kfree(ev);
+}
+
+/* The type format shows for a number, as the kernel's fetch types name it. */
+static void opev_number_type(struct opev_field *f)
+{
+	const struct opev_type *t = &f->arg->type;
+	char base[8];
+
+	if (t->kind == OPEV_TYPE_CHAR)
+		strscpy(base, "char", sizeof(base));
+	else
+		snprintf(base, sizeof(base), "%c%u", t->kind == OPEV_TYPE_S ? 's' : 'u',
+			 t->size * BITS_PER_BYTE);
+	if (t->array)
+		snprintf(f->type, sizeof(f->type), "%s[%u]", base, t->array);
+	else
+		strscpy(f->type, base, sizeof(f->type));
+}
+
+/*
+ * Where each argument goes in a record, and the addresses of @SYM
+ * arguments.  On failure, the error and its column for the error log.
+ */
+int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
+{
+	unsigned int i, offset = ev->is_return ? sizeof(struct opev_return_head) :
+						 sizeof(struct opev_entry_head);
+
+	for (i = 0; i < ev->def.nr_args; i++) {
+		struct opev_field *f = &ev->fields[i];
+		const struct opev_arg *a = &ev->args[i];
+		enum opev_type_kind k = a->type.kind;
+
+		f->arg = a;
+		f->offset = offset;
+		f->count = a->type.array ?: 1;
+		f->string = k == OPEV_TYPE_STRING || k == OPEV_TYPE_USTRING ||
+			    k == OPEV_TYPE_SYMSTR;
+		if (f->string && a->type.array) {
+			/* arrays of strings: not supported here */
+			*code = OPEV_ERR_BAD_ARRAY_SUFFIX;
+			*column = a->column;
+			return -EINVAL;
+		}
+		if (f->string) {
+			f->size = sizeof(u32);
+			strscpy(f->type, "__data_loc char[]", sizeof(f->type));
+		} else {
+			f->size = a->type.size;
+			f->is_signed = k == OPEV_TYPE_S;
+			opev_number_type(f);
+		}
+		if (a->base == OPEV_BASE_SYMBOL) {
+			f->symbol_addr = op_ksyms.kallsyms_lookup_name(a->symbol);
+			if (!f->symbol_addr) {
+				*code = OPEV_ERR_BAD_MEM_ADDR;
+				*column = a->column;
+				return -ENOENT;
+			}
+			f->symbol_addr += a->value;
+		}
+		offset += f->size * f->count;
+	}
+	ev->fixed_size = offset;
+	return 0;
+}
+
+/* Reserve, fill and commit one record in @file's ring buffer. */
+static void opev_record_trace(struct opev_event *ev, struct trace_event_file *file,
+			      struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+{
+	struct trace_event_buffer fbuffer;
+	unsigned int dsize;
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	dsize = opev_fetch_dynamic_size(ev, regs);
+	rec = trace_event_buffer_reserve(&fbuffer, file, ev->fixed_size + dsize);
+	if (!rec)
+		return;
+	fbuffer.regs = regs;
+	if (ev->is_return) {
+		((struct opev_return_head *)rec)->func = ip;
+		((struct opev_return_head *)rec)->ret_ip = ret_ip;
+	} else {
+		((struct opev_entry_head *)rec)->ip = ip;
+	}
+	opev_fetch_store(ev, regs, rec, dsize);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* The record for perf and for BPF programs attached to the event. */
+static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
+			     unsigned long ip, unsigned long ret_ip)
+{
+	struct trace_event_call *call = &ev->call;
+	struct hlist_head *head = this_cpu_ptr(call->perf_events);
+	unsigned int dsize, size;
+	void *rec;
+	int rctx;
+
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
+		return;
+	dsize = opev_fetch_dynamic_size(ev, regs);
+	/* the u32 perf puts before the record, then u64 alignment */
+	size = ALIGN(ev->fixed_size + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return;
+	memset(rec + ev->fixed_size, 0, size - ev->fixed_size);
+	if (ev->is_return) {
+		((struct opev_return_head *)rec)->func = ip;
+		((struct opev_return_head *)rec)->ret_ip = ret_ip;
+	} else {
+		((struct opev_entry_head *)rec)->ip = ip;
+	}
+	opev_fetch_store(ev, regs, rec, dsize);
+	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
+}
+#else
+static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
+			     unsigned long ip, unsigned long ret_ip)
+{
+}
+#endif
+
+static void opev_hit(struct opev_event *ev, struct pt_regs *regs, unsigned long ip,
+		     unsigned long ret_ip)
+{
+	struct opev_file *f;
+
+	this_cpu_inc(*ev->nhit);
+	/* handlers run inside an RCU read-side section of optprobe's */
+	list_for_each_entry_rcu(f, &ev->files, list)
+		opev_record_trace(ev, f->file, regs, ip, ret_ip);
+	if (READ_ONCE(ev->perf_users))
+		opev_record_perf(ev, regs, ip, ret_ip);
+}
+
+static int opev_entry_hit(struct optprobe *p, struct pt_regs *regs)
+{
+	struct opev_event *ev = container_of(p, struct opev_event, probe);
+
+	opev_hit(ev, regs, (unsigned long)p->addr, 0);
+	return 0;
+}
+
+static void opev_return_hit(struct optretprobe *rp, struct pt_regs *regs, void *data)
+{
+	struct opev_event *ev = container_of(rp, struct opev_event, rprobe);
+
+	opev_hit(ev, regs, *(unsigned long *)data, instruction_pointer(regs));
+}
+
+/* The function's address into the call's data, for the record's func. */
+static int opev_return_entry(struct optretprobe *rp, struct pt_regs *regs, void *data)
+{
+	struct opev_event *ev = container_of(rp, struct opev_event, rprobe);
+
+	*(unsigned long *)data = ev->func;
+	return 0;
+}
+
+/*
+ * The definition's probe, disarmed, ready to register.  -ENOMEM, or
+ * -ENOENT for a return probe on a symbol kallsyms does not know.
+ */
+int opev_event_init_probe(struct opev_event *ev)
+{
+	unsigned int flags = OPTPROBE_F_DISABLED | OPTPROBE_F_QUIET;
+	const struct opev_def *def = &ev->def;
+
+	if (def->symbol) {
+		/* what kallsyms takes: "mod:sym" for a module's symbol */
+		if (def->module)
+			ev->target = kasprintf(GFP_KERNEL, "%s:%s", def->module, def->symbol);
+		else
+			ev->target = kstrdup(def->symbol, GFP_KERNEL);
+		if (!ev->target)
+			return -ENOMEM;
+	}
+	if (!ev->is_return) {
+		ev->probe.symbol = ev->target;
+		ev->probe.addr = ev->target ? NULL : (void *)def->addr;
+		ev->probe.offset = def->offset;
+		ev->probe.pre_handler = opev_entry_hit;
+		ev->probe.flags = flags;
+		return 0;
+	}
+	ev->rprobe.symbol = ev->target;
+	ev->rprobe.addr = ev->target ? NULL : (void *)def->addr;
+	ev->rprobe.entry_handler = opev_return_entry;
+	ev->rprobe.handler = opev_return_hit;
+	ev->rprobe.data_size = sizeof(unsigned long);
+	ev->rprobe.maxactive = def->maxactive;
+	ev->rprobe.flags = flags;
+	/* the records' func; registering checks it is a function's start */
+	ev->func = ev->target ? op_ksyms.kallsyms_lookup_name(ev->target) : def->addr;
+	return ev->func ? 0 : -ENOENT;
+}
+
+static int opev_arm(struct opev_event *ev, bool on)
+{
+	if (ev->is_return)
+		return on ? optretprobe_enable(&ev->rprobe) : optretprobe_disable(&ev->rprobe);
+	return on ? optprobe_enable(&ev->probe) : optprobe_disable(&ev->probe);
+}
+
+/* Under event_mutex: the users of the event change. */
+static int opev_users_changed(struct opev_event *ev, int delta)
+{
+	unsigned int before = ev->nr_files + ev->perf_users - (delta > 0);
+
+	if (delta > 0 && !before)
+		return opev_arm(ev, true);
+	if (delta < 0 && !(ev->nr_files + ev->perf_users))
+		return opev_arm(ev, false);
+	return 0;
+}
+
+static int opev_file_add(struct opev_event *ev, struct trace_event_file *file)
+{
+	struct opev_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	f->file = file;
+	ev->nr_files++;
+	ret = opev_users_changed(ev, 1);
+	if (ret) {
+		ev->nr_files--;
+		kfree(f);
+		return ret;
+	}
+	list_add_tail_rcu(&f->list, &ev->files);
+	return 0;
+}
+
+static int opev_file_del(struct opev_event *ev, struct trace_event_file *file)
+{
+	struct opev_file *f;
+
+	list_for_each_entry(f, &ev->files, list) {
+		if (f->file != file)
+			continue;
+		list_del_rcu(&f->list);
+		ev->nr_files--;
+		opev_users_changed(ev, -1);
+		kfree_rcu(f, rcu);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int opev_reg(struct trace_event_call *call, enum trace_reg type, void *data)
+{
+	struct opev_event *ev = call->data;
+	int ret;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return opev_file_add(ev, data);
+	case TRACE_REG_UNREGISTER:
+		return opev_file_del(ev, data);
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		WRITE_ONCE(ev->perf_users, ev->perf_users + 1);
+		ret = opev_users_changed(ev, 1);
+		if (ret)
+			WRITE_ONCE(ev->perf_users, ev->perf_users - 1);
+		return ret;
+	case TRACE_REG_PERF_UNREGISTER:
+		WRITE_ONCE(ev->perf_users, ev->perf_users - 1);
+		return opev_users_changed(ev, -1);
+#endif
+	default:
+		return 0;
+	}
+}
+
+static struct trace_event_fields opev_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = opev_output_define_fields },
+	{}
+};
+
+/* Make the event known to tracefs, perf and BPF. */
+int opev_event_add(struct opev_event *ev)
+{
+	int ret;
+
+	ev->tp.name = ev->def.event;
+	ev->class.system = ev->def.group;
+	ev->class.reg = opev_reg;
+	ev->class.fields_array = opev_fields_array;
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->call.class = &ev->class;
+	ev->call.event.funcs = ev->is_return ? &opev_return_funcs : &opev_entry_funcs;
+	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT | TRACE_EVENT_FL_DYNAMIC;
+	ev->call.tp = &ev->tp;
+	ev->call.data = ev;
+	ret = opev_output_set_print_fmt(ev);
+	if (ret)
+		return ret;
+	if (!register_trace_event(&ev->call.event))
+		return -ENODEV;
+	mutex_lock(opev_event_mutex);
+	ret = trace_add_event_call(&ev->call);
+	mutex_unlock(opev_event_mutex);
+	if (ret) {
+		unregister_trace_event(&ev->call.event);
+		return ret;
+	}
+	ev->added = true;
+	return 0;
+}
+
+/* -EBUSY while anything uses the event: enabled, recorded by perf, a file open. */
+int opev_event_busy(struct opev_event *ev)
+{
+	if (!ev->added)
+		return 0;
+	if (ev->nr_files || READ_ONCE(ev->perf_users) || atomic_read(&ev->call.refcnt))
+		return -EBUSY;
+	return 0;
+}
+
+/* Take the event out of the kernel's (its probe stays registered). */
+void opev_event_remove(struct opev_event *ev)
+{
+	int ret;
+
+	if (!ev->added)
+		return;
+	mutex_lock(opev_event_mutex);
+	ret = trace_remove_event_call(&ev->call);
+	mutex_unlock(opev_event_mutex);
+	WARN_ON_ONCE(ret);
+	ev->added = false;
+}
+
+unsigned long opev_event_hits(struct opev_event *ev)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(ev->nhit, cpu);
+	return sum;
+}
+
+enum optprobe_mode opev_event_mode(struct opev_event *ev)
+{
+	return ev->is_return ? optretprobe_mode(&ev->rprobe) : optprobe_mode(&ev->probe);
+}
+
+unsigned long opev_event_missed(struct opev_event *ev)
+{
+	return ev->is_return ? READ_ONCE(ev->rprobe.nmissed) : READ_ONCE(ev->probe.nmissed);
+}
+
+const char *opev_event_reason(struct opev_event *ev)
+{
+	if (ev->is_return)
+		return "";
+	return optprobe_reason(&ev->probe);
+}

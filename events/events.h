@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * optprobe's trace events: kprobe_events lines made into events of the
+ * kernel's tracefs, on optprobe's public API only (include/optprobe.h).
+ *
+ *   control.c	the files under /dev: the definitions, the profile, the
+ *		error log; one write is one batch
+ *   errlog.c	the error log, in the shape of tracing/error_log
+ *   event.c	one definition's trace event: its class, its fields, its
+ *		enable (the probe armed) and its hit handlers
+ *   fetch.c	the arguments' values at a hit, into a record
+ *   output.c	a record as `trace` prints it, and the event's print fmt
+ *   parse.c	the grammar, pure C (host unit tests)
+ */
+#ifndef OPTPROBE_EVENTS_H
+#define OPTPROBE_EVENTS_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+
+#include <optprobe.h>
+
+#include "parse.h"
+
+/* Longest string an argument records, as the kernel's MAX_STRING_SIZE. */
+#define OPEV_MAX_STRING		PATH_MAX
+
+/**
+ * struct opev_field - where one argument's value goes in a record
+ * @arg:	the parsed argument (in the event's @args)
+ * @offset:	from the start of the record
+ * @size:	bytes of one element (4 for a string's __data_loc word)
+ * @count:	elements: the array's length, or 1
+ * @string:	a __data_loc string (string, ustring, symstr, $comm)
+ * @is_signed:	for the filter
+ * @type:	the field's type as format shows it (u32, __data_loc char[]...)
+ * @symbol_addr: OPEV_BASE_SYMBOL's address, resolved when defined
+ */
+struct opev_field {
+	const struct opev_arg *arg;
+	unsigned int offset;
+	unsigned int size;
+	unsigned int count;
+	bool string;
+	bool is_signed;
+	char type[24];
+	unsigned long symbol_addr;
+};
+
+/**
+ * struct opev_file - one tracefs instance's file of an enabled event
+ * @file:	what TRACE_REG_REGISTER gave
+ * @list:	in the event's @files, an RCU list the hit path walks
+ * @rcu:	freed after a grace period
+ */
+struct opev_file {
+	struct trace_event_file *file;
+	struct list_head list;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct opev_event - one definition
+ * @list:	in opev_events, under opev_mutex
+ * @def:	the parsed line; its strings point into @line
+ * @text:	the line as written, for the error log
+ * @line:	the parser's copy of it, @def's buffer
+ * @args:	@def's arguments
+ * @fields:	where each goes in a record
+ * @fixed_size:	bytes of a record before its strings
+ * @is_return:	a return probe
+ * @target:	what the probe's symbol is: "SYM", or "MOD:SYM"; NULL for an
+ *		address
+ * @func:	a return probe's function, for its records
+ * @probe:	the entry probe (@is_return false)
+ * @rprobe:	the return probe (@is_return true)
+ * @nhit:	hits, per CPU, for the profile
+ * @files:	the tracefs files that enabled it
+ * @nr_files:	how many
+ * @perf_users:	perf events on it (TRACE_REG_PERF_REGISTER)
+ * @class:	its own event class
+ * @call:	the trace event
+ * @tp:		the tracepoint the class names (only its name is used)
+ * @added:	@call is in the kernel's events
+ */
+struct opev_event {
+	struct list_head list;
+	struct opev_def def;
+	char *text;
+	char *line;
+	struct opev_arg *args;
+	struct opev_field *fields;
+	unsigned int fixed_size;
+	bool is_return;
+	char *target;
+	unsigned long func;
+	union {
+		struct optprobe probe;
+		struct optretprobe rprobe;
+	};
+	unsigned long __percpu *nhit;
+	struct list_head files;
+	unsigned int nr_files;
+	unsigned int perf_users;
+	struct trace_event_class class;
+	struct trace_event_call call;
+	struct tracepoint tp;
+	bool added;
+};
+
+/* The record's head: the kernel's kprobe and kretprobe events' own. */
+struct opev_entry_head {
+	struct trace_entry ent;
+	unsigned long ip;
+};
+
+struct opev_return_head {
+	struct trace_entry ent;
+	unsigned long func;
+	unsigned long ret_ip;
+};
+
+extern struct mutex opev_mutex;
+extern struct mutex *opev_event_mutex;
+extern struct list_head opev_events;
+
+/* errlog.c */
+void opev_log_error(const char *cmd, unsigned int column, const char *reason);
+void opev_errlog_clear(void);
+int opev_errlog_show(struct seq_file *m);
+
+/* event.c */
+struct opev_event *opev_event_alloc(const struct opev_def *def, const char *line);
+void opev_event_free(struct opev_event *ev);
+int opev_event_layout(struct opev_event *ev, int *err_code, unsigned int *column);
+int opev_event_init_probe(struct opev_event *ev);
+int opev_event_add(struct opev_event *ev);
+int opev_event_busy(struct opev_event *ev);
+void opev_event_remove(struct opev_event *ev);
+unsigned long opev_event_hits(struct opev_event *ev);
+enum optprobe_mode opev_event_mode(struct opev_event *ev);
+unsigned long opev_event_missed(struct opev_event *ev);
+const char *opev_event_reason(struct opev_event *ev);
+int opev_events_init(void);
+
+/* fetch.c */
+unsigned int opev_fetch_dynamic_size(struct opev_event *ev, struct pt_regs *regs);
+void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
+		      unsigned int dyn_size);
+
+/* output.c */
+extern struct trace_event_functions opev_entry_funcs, opev_return_funcs;
+int opev_output_set_print_fmt(struct opev_event *ev);
+int opev_output_define_fields(struct trace_event_call *call);
+
+#endif /* OPTPROBE_EVENTS_H */
