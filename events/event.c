@@ -74,71 +74,6 @@ void opev_event_free(struct opev_event *ev)
 	kfree(ev);
 }
 
-/* The type format shows for a number, as the kernel's fetch types name it. */
-static void opev_number_type(struct opev_field *f)
-{
-	const struct opev_type *t = &f->arg->type;
-	char base[8];
-
-	if (t->kind == OPEV_TYPE_CHAR)
-		strscpy(base, "char", sizeof(base));
-	else
-		snprintf(base, sizeof(base), "%c%u", t->kind == OPEV_TYPE_S ? 's' : 'u',
-			 t->size * BITS_PER_BYTE);
-	if (t->array)
-		snprintf(f->type, sizeof(f->type), "%s[%u]", base, t->array);
-	else
-		strscpy(f->type, base, sizeof(f->type));
-}
-
-/*
- * Where each argument goes in a record, and the addresses of @SYM
- * arguments.  On failure, the error and its column for the error log.
- */
-int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
-{
-	unsigned int i, offset = ev->is_return ? sizeof(struct opev_return_head) :
-						 sizeof(struct opev_entry_head);
-
-	for (i = 0; i < ev->def.nr_args; i++) {
-		struct opev_field *f = &ev->fields[i];
-		const struct opev_arg *a = &ev->args[i];
-		enum opev_type_kind k = a->type.kind;
-
-		f->arg = a;
-		f->offset = offset;
-		f->count = a->type.array ?: 1;
-		f->string = k == OPEV_TYPE_STRING || k == OPEV_TYPE_USTRING ||
-			    k == OPEV_TYPE_SYMSTR;
-		if (f->string && a->type.array) {
-			/* arrays of strings: not supported here */
-			*code = OPEV_ERR_BAD_ARRAY_SUFFIX;
-			*column = a->column;
-			return -EINVAL;
-		}
-		if (f->string) {
-			f->size = sizeof(u32);
-			strscpy(f->type, "__data_loc char[]", sizeof(f->type));
-		} else {
-			f->size = a->type.size;
-			f->is_signed = k == OPEV_TYPE_S;
-			opev_number_type(f);
-		}
-		if (a->base == OPEV_BASE_SYMBOL) {
-			f->symbol_addr = op_ksyms.kallsyms_lookup_name(a->symbol);
-			if (!f->symbol_addr) {
-				*code = OPEV_ERR_BAD_MEM_ADDR;
-				*column = a->column;
-				return -ENOENT;
-			}
-			f->symbol_addr += a->value;
-		}
-		offset += f->size * f->count;
-	}
-	ev->fixed_size = offset;
-	return 0;
-}
-
 /* Reserve, fill and commit one record in @file's ring buffer. */
 static void opev_record_trace(struct opev_event *ev, struct trace_event_file *file,
 			      struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
@@ -360,29 +295,97 @@ static struct trace_event_fields opev_fields_array[] = {
 	{}
 };
 
-/* Make the event known to tracefs, perf and BPF. */
-int opev_event_add(struct opev_event *ev)
+/* The event's class and call, once its layout is known. */
+static int opev_event_prepare(struct opev_event *ev)
 {
-	int ret;
-
 	ev->tp.name = ev->def.event;
 	ev->class.system = ev->def.group;
 	ev->class.reg = opev_reg;
 	ev->class.fields_array = opev_fields_array;
-	INIT_LIST_HEAD(&ev->class.fields);
 	ev->call.class = &ev->class;
 	ev->call.event.funcs = ev->is_return ? &opev_return_funcs : &opev_entry_funcs;
 	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT | TRACE_EVENT_FL_DYNAMIC;
 	ev->call.tp = &ev->tp;
 	ev->call.data = ev;
-	ret = opev_output_set_print_fmt(ev);
-	if (ret)
-		return ret;
+	return opev_output_set_print_fmt(ev);
+}
+
+/* The type format shows for a number, as the kernel's fetch types name it. */
+static void opev_number_type(struct opev_field *f)
+{
+	const struct opev_type *t = &f->arg->type;
+	char base[8];
+
+	/* char is the kernel's alias of u8 */
+	snprintf(base, sizeof(base), "%c%u", t->kind == OPEV_TYPE_S ? 's' : 'u',
+		 t->size * BITS_PER_BYTE);
+	if (t->array)
+		snprintf(f->type, sizeof(f->type), "%s[%u]", base, t->array);
+	else
+		strscpy(f->type, base, sizeof(f->type));
+}
+
+/*
+ * Where each argument goes in a record, and the addresses of @SYM
+ * arguments.  On failure, the error and its column for the error log.
+ */
+int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
+{
+	unsigned int i, offset = ev->is_return ? sizeof(struct opev_return_head) :
+						 sizeof(struct opev_entry_head);
+
+	for (i = 0; i < ev->def.nr_args; i++) {
+		struct opev_field *f = &ev->fields[i];
+		const struct opev_arg *a = &ev->args[i];
+		enum opev_type_kind k = a->type.kind;
+
+		f->arg = a;
+		f->offset = offset;
+		f->count = a->type.array ?: 1;
+		f->string = k == OPEV_TYPE_STRING || k == OPEV_TYPE_USTRING ||
+			    k == OPEV_TYPE_SYMSTR;
+		if (f->string && a->type.array) {
+			/* arrays of strings: not supported here */
+			*code = OPEV_ERR_BAD_ARRAY_SUFFIX;
+			*column = a->column;
+			return -EINVAL;
+		}
+		if (f->string) {
+			f->size = sizeof(u32);
+			/* the kernel's string fetch types are signed */
+			f->is_signed = true;
+			strscpy(f->type, "__data_loc char[]", sizeof(f->type));
+		} else {
+			f->size = a->type.size;
+			f->is_signed = k == OPEV_TYPE_S;
+			opev_number_type(f);
+		}
+		if (a->base == OPEV_BASE_SYMBOL) {
+			f->symbol_addr = op_ksyms.kallsyms_lookup_name(a->symbol);
+			if (!f->symbol_addr) {
+				*code = OPEV_ERR_BAD_MEM_ADDR;
+				*column = a->column;
+				return -ENOENT;
+			}
+			f->symbol_addr += a->value;
+		}
+		offset += f->size * f->count;
+	}
+	ev->fixed_size = offset;
+	return opev_event_prepare(ev);
+}
+
+/* Under event_mutex: make the event known to tracefs, perf and BPF. */
+int opev_event_add_locked(struct opev_event *ev)
+{
+	int ret;
+
+	/* a type and fields of its own each time: it may have been removed */
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->call.event.type = 0;
 	if (!register_trace_event(&ev->call.event))
 		return -ENODEV;
-	mutex_lock(opev_event_mutex);
 	ret = trace_add_event_call(&ev->call);
-	mutex_unlock(opev_event_mutex);
 	if (ret) {
 		unregister_trace_event(&ev->call.event);
 		return ret;
@@ -391,7 +394,7 @@ int opev_event_add(struct opev_event *ev)
 	return 0;
 }
 
-/* -EBUSY while anything uses the event: enabled, recorded by perf, a file open. */
+/* Under event_mutex: -EBUSY while anything uses the event. */
 int opev_event_busy(struct opev_event *ev)
 {
 	if (!ev->added)
@@ -401,17 +404,16 @@ int opev_event_busy(struct opev_event *ev)
 	return 0;
 }
 
-/* Take the event out of the kernel's (its probe stays registered). */
-void opev_event_remove(struct opev_event *ev)
+/*
+ * Under event_mutex, the event not busy: take it out of the kernel's
+ * events (its probe stays registered).
+ */
+void opev_event_remove_locked(struct opev_event *ev)
 {
-	int ret;
-
 	if (!ev->added)
 		return;
-	mutex_lock(opev_event_mutex);
-	ret = trace_remove_event_call(&ev->call);
-	mutex_unlock(opev_event_mutex);
-	WARN_ON_ONCE(ret);
+	/* unused, and nothing can start using it while event_mutex is held */
+	WARN_ON_ONCE(trace_remove_event_call(&ev->call));
 	ev->added = false;
 }
 

@@ -3,8 +3,9 @@
  * optprobe's trace events: kprobe_events lines made into events of the
  * kernel's tracefs, on optprobe's public API only (include/optprobe.h).
  *
+ *   batch.c	one write of definitions: all or nothing
  *   control.c	the files under /dev: the definitions, the profile, the
- *		error log; one write is one batch
+ *		error log
  *   errlog.c	the error log, in the shape of tracing/error_log
  *   event.c	one definition's trace event: its class, its fields, its
  *		enable (the probe armed) and its hit handlers
@@ -64,6 +65,7 @@ struct opev_file {
 /**
  * struct opev_event - one definition
  * @list:	in opev_events, under opev_mutex
+ * @hash:	in batch.c's table of names, by @def.event
  * @def:	the parsed line; its strings point into @line
  * @text:	the line as written, for the error log
  * @line:	the parser's copy of it, @def's buffer
@@ -87,6 +89,7 @@ struct opev_file {
  */
 struct opev_event {
 	struct list_head list;
+	struct hlist_node hash;
 	struct opev_def def;
 	char *text;
 	char *line;
@@ -126,6 +129,10 @@ extern struct mutex opev_mutex;
 extern struct mutex *opev_event_mutex;
 extern struct list_head opev_events;
 
+/* batch.c */
+ssize_t opev_batch_write(const char __user *ubuf, size_t count);
+int opev_remove_all(void);
+
 /* errlog.c */
 void opev_log_error(const char *cmd, unsigned int column, const char *reason);
 void opev_errlog_clear(void);
@@ -136,9 +143,9 @@ struct opev_event *opev_event_alloc(const struct opev_def *def, const char *line
 void opev_event_free(struct opev_event *ev);
 int opev_event_layout(struct opev_event *ev, int *err_code, unsigned int *column);
 int opev_event_init_probe(struct opev_event *ev);
-int opev_event_add(struct opev_event *ev);
+int opev_event_add_locked(struct opev_event *ev);
 int opev_event_busy(struct opev_event *ev);
-void opev_event_remove(struct opev_event *ev);
+void opev_event_remove_locked(struct opev_event *ev);
 unsigned long opev_event_hits(struct opev_event *ev);
 enum optprobe_mode opev_event_mode(struct opev_event *ev);
 unsigned long opev_event_missed(struct opev_event *ev);

@@ -138,31 +138,41 @@ static unsigned int opev_string(char *dst, unsigned long src, bool user, unsigne
 	return max;
 }
 
+/* A symstr: the symbol of the value, as sprint_symbol() prints it. */
+static noinline unsigned int opev_symstr(const struct opev_field *f, struct pt_regs *regs,
+					 char *dst, unsigned int max)
+{
+	/* not in every string fetch's frame: NMI stacks are small */
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned long addr, val;
+	unsigned int len;
+	bool user;
+
+	if (opev_locate(f, regs, &addr, &user, &val) &&
+	    (!addr || opev_read(&val, addr, sizeof(val), user)))
+		return 0;
+	len = min_t(unsigned int, sprint_symbol(sym, val) + 1, max);
+	if (dst) {
+		memcpy(dst, sym, len);
+		dst[len - 1] = 0;
+	}
+	return len;
+}
+
 /* The text a string field records, copied or measured as opev_string(). */
 static unsigned int opev_string_value(const struct opev_field *f, struct pt_regs *regs,
 				      char *dst, unsigned int max)
 {
 	const struct opev_arg *a = f->arg;
-	char sym[KSYM_SYMBOL_LEN];
 	unsigned long addr, val;
-	unsigned int len;
 	bool user;
 
 	if (a->base == OPEV_BASE_COMM)
 		return opev_string(dst, (unsigned long)current->comm, false, max);
 	if (a->base == OPEV_BASE_IMM_STRING)
 		return opev_string(dst, (unsigned long)a->symbol, false, max);
-	if (a->type.kind == OPEV_TYPE_SYMSTR) {
-		if (opev_locate(f, regs, &addr, &user, &val) &&
-		    (!addr || opev_read(&val, addr, sizeof(val), user)))
-			return 0;
-		len = min_t(unsigned int, sprint_symbol(sym, val) + 1, max);
-		if (dst) {
-			memcpy(dst, sym, len);
-			dst[len - 1] = 0;
-		}
-		return len;
-	}
+	if (a->type.kind == OPEV_TYPE_SYMSTR)
+		return opev_symstr(f, regs, dst, max);
 	if (!opev_locate(f, regs, &addr, &user, &val))
 		addr = val;	/* a register holding the string's address */
 	return opev_string(dst, addr, user || a->type.kind == OPEV_TYPE_USTRING, max);
@@ -255,4 +265,6 @@ void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
 		*(u32 *)(rec + f->offset) = len << 16 | pos;
 		pos += len;
 	}
+	/* strings shorter than when measured: no stale bytes in the record */
+	memset(rec + pos, 0, ev->fixed_size + dyn_size - pos);
 }

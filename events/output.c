@@ -46,18 +46,23 @@ static const char *opev_fmt(const struct opev_field *f)
 }
 
 static void opev_print_element(struct trace_seq *s, const struct opev_field *f,
-			       const void *p, const void *rec)
+			       const void *p, const void *rec, unsigned int size)
 {
 	const struct opev_type *t = &f->arg->type;
 	u64 v;
 
 	if (f->string) {
-		u32 loc = *(const u32 *)p;
+		u32 loc = *(const u32 *)p, len = loc >> 16, off = loc & 0xffff;
 
-		if (!(loc >> 16))
+		/*
+		 * A record of an event removed since, whose id another now has,
+		 * is not read past its end (the kernel resets the buffers only
+		 * when its own dynamic events go).
+		 */
+		if (!len || off + len > size || ((const char *)rec)[off + len - 1])
 			trace_seq_puts(s, "(fault)");
 		else
-			trace_seq_printf(s, "\"%s\"", (const char *)rec + (loc & 0xffff));
+			trace_seq_printf(s, "\"%s\"", (const char *)rec + off);
 		return;
 	}
 	switch (f->size) {
@@ -94,7 +99,8 @@ static void opev_print_element(struct trace_seq *s, const struct opev_field *f,
 	}
 }
 
-static void opev_print_args(struct trace_seq *s, struct opev_event *ev, const void *rec)
+static void opev_print_args(struct trace_seq *s, struct opev_event *ev, const void *rec,
+			    unsigned int size)
 {
 	unsigned int i, j;
 
@@ -102,14 +108,16 @@ static void opev_print_args(struct trace_seq *s, struct opev_event *ev, const vo
 		const struct opev_field *f = &ev->fields[i];
 		const void *p = rec + f->offset;
 
+		if (f->offset + f->size * f->count > size)
+			break;	/* not this event's record (see above) */
 		trace_seq_printf(s, " %s=", f->arg->name);
 		if (!f->arg->type.array) {
-			opev_print_element(s, f, p, rec);
+			opev_print_element(s, f, p, rec, size);
 			continue;
 		}
 		trace_seq_putc(s, '{');
 		for (j = 0; j < f->count; j++, p += f->size) {
-			opev_print_element(s, f, p, rec);
+			opev_print_element(s, f, p, rec, size);
 			trace_seq_putc(s, j == f->count - 1 ? '}' : ',');
 		}
 	}
@@ -123,7 +131,7 @@ static enum print_line_t opev_print_entry(struct trace_iterator *iter, int flags
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "%s: (%pS)", ev->def.event, (void *)head->ip);
-	opev_print_args(s, ev, head);
+	opev_print_args(s, ev, head, iter->ent_size);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
@@ -137,7 +145,7 @@ static enum print_line_t opev_print_return(struct trace_iterator *iter, int flag
 
 	trace_seq_printf(s, "%s: (%pS <- %ps)", ev->def.event, (void *)head->ret_ip,
 			 (void *)head->func);
-	opev_print_args(s, ev, head);
+	opev_print_args(s, ev, head, iter->ent_size);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }

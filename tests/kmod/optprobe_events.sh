@@ -18,7 +18,7 @@ check() { # check NAME COMMAND...
 	n=$((n + 1))
 	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
 }
-PLAN=17
+PLAN=25
 echo "KTAP version 1"
 echo "1..$PLAN"
 mount -t tracefs nodev $T 2>/dev/null
@@ -45,7 +45,7 @@ r:ev_ret vfs_read ret=$retval:s64'
 check listed listing 'p:optprobes/ev_read vfs_read count=$arg3:u64 comm=$comm
 r:optprobes/ev_ret vfs_read ret=$retval:s64'
 check format_fields grep -q 'field:u64 count;	offset:16;	size:8;	signed:0;' $G/ev_read/format
-check format_string grep -q 'field:__data_loc char\[\] comm;	offset:24;	size:4;	signed:0;' \
+check format_string grep -q 'field:__data_loc char\[\] comm;	offset:24;	size:4;	signed:1;' \
 	$G/ev_read/format
 FMT='print fmt: "(%lx) count=%Lu comm=\"%s\"", REC->__probe_ip, REC->count, __get_str(comm)'
 check print_fmt grep -qF "$FMT" $G/ev_read/format
@@ -79,7 +79,92 @@ p:good2 vfs_write
 p:bad4 vfs_read %zz' > /dev/null
 check batch_all_or_nothing listing 'p:optprobes/ev_read vfs_read count=$arg3:u64 comm=$comm
 r:optprobes/ev_ret vfs_read ret=$retval:s64'
+# bad_lines: each of 33 bad writes fails, logs its line, leaves nothing new
+bad_lines() {
+	local before failed=0 line
+	before=$(cat $E)
+	while IFS= read -r line; do
+		line=$(printf '%b' "$line")
+		if [ "$(write_err "$line")" = none ]; then
+			echo "# accepted: $line"
+			failed=1
+		elif ! grep -qxF "  Command: ${line##*
+}" /dev/optprobe_error_log; then
+			echo "# not in the error log: $line"
+			failed=1
+		fi
+	done <<-'EOF'
+	p:b1 no_such_symbol_xyz
+	p:b2 vfs_read+1
+	p:b3 vfs_read %zz
+	q:b4 vfs_read
+	p:b5
+	p:b6 vfs_read $stackx
+	p:b7 vfs_read $argx
+	p:b8 vfs_read $retval
+	p:b9 vfs_read+4 $arg1
+	p:b10 vfs_read x=$stack0:u128
+	p:b11 vfs_read x=$stack0:b40@2/32
+	p:b12 vfs_read x=+0($stack0):u8[0]
+	p:b13 vfs_read x=+0($stack0):u8[65]
+	p:b14 vfs_read x=+0($stack0):u8[4
+	p:b15 vfs_read x=+8($stack0
+	p:b16 vfs_read x=+z8($stack0)
+	p:b17 vfs_read x=\\"abc
+	p:b18 vfs_read x=\\zz
+	p:b19 vfs_read x=$comm x=$stack0
+	p:b20 vfs_read 1x=$comm
+	p:b21 vfs_read x=
+	p:b22 vfs_read x=+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0($stack0)))))))))))))))
+	p:b24 vfs_read x=@:x8
+	p:/b25 vfs_read
+	p:b27-x! vfs_read
+	p:b28_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa vfs_read
+	r9999:b29 vfs_read
+	r:b30 vfs_read+8
+	p:b31 vfs_read x=$comm:x8[2]
+	p:sched/sched_switch vfs_read
+	p:b33 vfs_read\np:b33 vfs_write
+	-:b34_no_such_event
+	p:b35 vfs_read\np:b35b vfs_read %zz
+	EOF
+	[ $failed = 0 ] && [ "$(cat $E)" = "$before" ]
+}
+check bad_lines_refused bad_lines
+args=$(awk 'BEGIN { for (i = 1; i <= 129; i++) printf " a%d=$stack0", i }')
+check too_many_args_einval [ "$(write_err "p:b23 vfs_read$args")" = "Invalid argument" ]
+check same_name_elsewhere_eexist [ "$(write_err 'p:sched/sched_switch vfs_read')" = "File exists" ]
+# 10,000 lines in one write, the 5,000th bad: nothing of it stays
+awk 'BEGIN { for (i = 1; i <= 10000; i++)
+	print (i == 5000 ? "p:big_bad vfs_read %zz" : "p:big_" i " vfs_read") }' > /tmp/big.txt
+big_refused() {
+	! dd if=/tmp/big.txt of=$E bs=16M conv=notrunc 2> /dev/null &&
+	grep -qxF '  Command: p:big_bad vfs_read %zz' /dev/optprobe_error_log && ! grep -q big_ $E
+}
+check big_write_one_bad_line_refused big_refused
+# 1,000 good lines in one write: all there, then all gone in one truncation
+awk 'BEGIN { for (i = 1; i <= 1000; i++) print "p:many_" i " vfs_read" }' > /tmp/many.txt
+many() {
+	dd if=/tmp/many.txt of=$E bs=16M conv=notrunc 2> /dev/null && [ "$(grep -c many_ $E)" = 1000 ]
+}
+check thousand_in_one_write many
+awk 'BEGIN { for (i = 1; i <= 1000; i++) print "-:many_" i }' > /tmp/unmany.txt
+unmany() { dd if=/tmp/unmany.txt of=$E bs=16M conv=notrunc 2> /dev/null && ! grep -q many_ $E; }
+check thousand_removed_in_one_write unmany
+# a name removed and defined again in one write
+redefine() {
+	echo '-:ev_ret
+r:ev_ret vfs_read ret=$retval:s32' >> $E &&
+	grep -qx 'r:optprobes/ev_ret vfs_read ret=$retval:s32' $E
+}
+check redefined_in_one_write redefine
 echo 1 > $G/ev_read/enable
+# busy removal: the whole write fails, its new event too
+busy_write() {
+	[ "$(write_err 'p:ev_new vfs_write
+-:ev_read')" = "Device or resource busy" ] && ! grep -q ev_new $E
+}
+check remove_enabled_ebusy_keeps_all busy_write
 check remove_enabled_ebusy [ "$(write_err '-:ev_read')" = "Device or resource busy" ]
 echo 0 > $G/ev_read/enable
 echo > $E

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run in the guest with Debian's trace tools (scripts/vm-run --tools all),
+# by make check: an optprobe trace event read by the tools users have.
+# The workload makes exactly 5 calls the filter selects (dd reading 7
+# bytes 5 times): perf stat counts 5, perf record + perf script shows 5
+# samples with the fields, bpftrace on tracepoint:optprobes:... counts 5,
+# trace-cmd record + report shows 5.  Removing the event while perf
+# records it is refused (-EBUSY), and so is rmmod optprobe while it
+# exists.  Then, under lockdown=integrity raised at run time (as Secure
+# Boot does at boot), an event is still defined, enabled, read and
+# removed.  Prints its own KTAP block.
+E=/dev/optprobe_events
+n=0
+check() { # check NAME COMMAND...
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
+}
+PLAN=12
+echo "KTAP version 1"
+echo "1..$PLAN"
+if [ ! -c $E ]; then
+	i=0
+	while [ $i -lt $PLAN ]; do
+		i=$((i + 1))
+		echo "ok $i tools_$i # SKIP no $E: optprobe found no event_mutex"
+	done
+	exit 0
+fi
+cd /tmp || exit 1
+WORK='dd if=/dev/zero of=/dev/null bs=7 count=5'
+define() { echo "$1" > $E; }
+# shows FILE PATTERN WANT: exactly WANT lines of FILE match PATTERN
+shows() { [ "$(grep -c "$2" "$1")" = "$3" ]; }
+
+check defined define 'p:ev_tool vfs_read count=$arg3:u64 comm=$comm'
+perf stat -x, -e optprobes:ev_tool --filter 'count == 7' -- $WORK > /dev/null 2> stat.txt
+sed 's/^/# perf stat: /' stat.txt
+check perf_stat_counts_5 grep -q '^5,,optprobes:ev_tool' stat.txt
+perf record -q -o perf.data -e optprobes:ev_tool --filter 'count == 7' -- $WORK 2> /dev/null
+perf script -i perf.data > script.txt 2>&1
+head -2 script.txt | sed 's/^/# perf script: /'
+check perf_script_5_samples shows script.txt 'ev_tool:.*count=7.*dd' 5
+bpftrace -e 'tracepoint:optprobes:ev_tool /args->count == 7/ { @n = count(); }' \
+	-c "$WORK" > bpf.txt 2>&1
+sed 's/^/# bpftrace: /' bpf.txt
+check bpftrace_counts_5 grep -q '^@n: 5$' bpf.txt
+trace-cmd record -q -o trace.dat -e optprobes:ev_tool -f 'count == 7' $WORK > /dev/null 2>&1
+trace-cmd report -i trace.dat > report.txt 2>&1
+head -3 report.txt | sed 's/^/# trace-cmd: /'
+check trace_cmd_report_5 shows report.txt 'ev_tool:.*count=7 comm="dd"' 5
+# write_err LINE: the error text the shell shows when writing LINE fails
+write_err() { echo "$1" >> $E 2>/tmp/ev.err && echo none || sed 's/.*write error: //' /tmp/ev.err; }
+perf record -q -o busy.data -e optprobes:ev_tool -- sleep 3 2> /dev/null &
+sleep 1
+check remove_while_perf_records_ebusy [ "$(write_err '-:ev_tool')" = "Device or resource busy" ]
+wait
+refused() { ! rmmod optprobe 2> /dev/null && [ -d /sys/module/optprobe ]; }
+check rmmod_optprobe_refused_with_events refused
+echo > $E
+check removed [ -z "$(cat $E)" ]
+
+T=/sys/kernel/tracing
+echo integrity > /sys/kernel/security/lockdown
+check lockdown_integrity grep -q '\[integrity\]' /sys/kernel/security/lockdown
+check defined_under_lockdown define 'p:ev_locked vfs_read count=$arg3:u64'
+echo 1 > $T/events/optprobes/ev_locked/enable
+echo > $T/trace
+dd if=/dev/zero of=/dev/null bs=7 count=5 2> /dev/null
+echo 0 > $T/events/optprobes/ev_locked/enable
+check read_under_lockdown shows $T/trace 'dd-.*ev_locked: .* count=7$' 5
+echo > $E
+check removed_under_lockdown [ ! -d $T/events/optprobes ]
