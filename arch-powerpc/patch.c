@@ -91,6 +91,23 @@ static bool op_ppc_looks_like_mutex(unsigned long addr)
 }
 
 /*
+ * The mutex that every mutex_lock() call of kernel functions @f1 and @f2
+ * passes in r3 (toc-ref.c), as both agree, if it looks like a mutex; else
+ * 0.  For data symbols that kallsyms lacks without KALLSYMS_ALL: @f1 and
+ * @f2 must lock nothing else.
+ */
+static u64 op_ppc_mutex_locked_in(const char *f1, const char *f2)
+{
+	u64 lock = op_ksyms.kallsyms_lookup_name("mutex_lock"), found[8], a, b;
+
+	if (!lock)
+		return 0;
+	a = op_ppc_same(found, op_ppc_refs_in(f1, lock, found, ARRAY_SIZE(found)));
+	b = op_ppc_same(found, op_ppc_refs_in(f2, lock, found, ARRAY_SIZE(found)));
+	return a && a == b && op_ppc_looks_like_mutex(a) ? a : 0;
+}
+
+/*
  * kprobe_mutex and text_mutex are data symbols, in kallsyms only with
  * KALLSYMS_ALL (6.12): then kallsyms gives them.  Without it (6.1),
  * text_mutex stays unknown and kprobe_mutex is found as the cache is
@@ -100,7 +117,7 @@ static bool op_ppc_looks_like_mutex(unsigned long addr)
  */
 void __init op_ppc_kprobe_lock_init(void)
 {
-	u64 lock = op_ksyms.kallsyms_lookup_name("mutex_lock"), found[8], a, b;
+	u64 a;
 
 	op_ppc_text_mutex = (struct mutex *)op_ksyms.kallsyms_lookup_name("text_mutex");
 	a = op_ksyms.kallsyms_lookup_name("kprobe_mutex");
@@ -110,16 +127,27 @@ void __init op_ppc_kprobe_lock_init(void)
 			op_ppc_text_mutex ? " and text_mutex" : "");
 		return;
 	}
-	a = op_ppc_same(found, op_ppc_refs_in("wait_for_kprobe_optimizer", lock, found,
-					      ARRAY_SIZE(found)));
-	b = op_ppc_same(found, op_ppc_refs_in("kprobe_free_init_mem", lock, found,
-					      ARRAY_SIZE(found)));
-	if (!lock || !a || a != b || !op_ppc_looks_like_mutex(a)) {
+	a = op_ppc_mutex_locked_in("wait_for_kprobe_optimizer", "kprobe_free_init_mem");
+	if (!a) {
 		pr_warn("the kernel's kprobe_mutex not found: text changes race with the kernel's kprobes\n");
 		return;
 	}
 	op_ppc_kprobe_mutex = (struct mutex *)a;
 	pr_info("the kernel's kprobe_mutex found (two kernel functions agree)\n");
+}
+
+/*
+ * event_mutex, as kprobe_mutex: trace_set_clr_event() (trace_events.c,
+ * through the inlined __ftrace_set_clr_event()) and
+ * dyn_events_release_all() (trace_dynevent.c) lock it and nothing else.
+ */
+struct mutex *op_arch_event_mutex(void)
+{
+	u64 a = op_ppc_mutex_locked_in("trace_set_clr_event", "dyn_events_release_all");
+
+	if (a)
+		pr_info("the kernel's event_mutex found (two kernel functions agree)\n");
+	return (struct mutex *)a;
 }
 
 bool op_ppc_kprobe_at(unsigned long addr)

@@ -6,6 +6,7 @@
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
 
+#include "arch.h"
 #include "ksyms.h"
 
 const struct op_ksym op_arch_ksym_table[] = {
@@ -85,3 +86,9 @@ const char *op_arch_ksym_callable(unsigned long addr)
 	return op_x86_endbr_at(addr);
 }
 EXPORT_SYMBOL_NS_GPL(op_arch_ksym_callable, OPTPROBE_INTERNAL);
+
+/* x86_64 kernels have KALLSYMS_ALL: kallsyms gives event_mutex, or nothing does. */
+struct mutex *op_arch_event_mutex(void)
+{
+	return NULL;
+}

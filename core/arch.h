@@ -39,6 +39,21 @@ struct dentry;
 /* The backend's own files in optprobe's debugfs directory @dir, if any. */
 void op_arch_debugfs(struct dentry *dir);
 
+struct mutex;
+
+/**
+ * op_arch_event_mutex() - the kernel's event_mutex, found without kallsyms
+ *
+ * event_mutex is a data symbol, in kallsyms only with KALLSYMS_ALL.  Where
+ * kallsyms does not give it, the backend may find it another way
+ * (powerpc64le: from the code of two kernel functions that lock it and
+ * nothing else, which must agree); one that cannot returns NULL.  Process
+ * context; may sleep.
+ *
+ * Return: the kernel's event_mutex, or NULL.
+ */
+struct mutex *op_arch_event_mutex(void);
+
 /*
  * Ranges of text the backend adds to optprobe's blacklist (see
  * core/blacklist.c): arch code on the hit path before the recursion guard,

@@ -25,6 +25,7 @@
 #include <linux/uaccess.h>
 
 #include "events.h"
+#include "arch.h"
 #include "ksyms.h"
 #include "mode-name.h"
 #include "opev-init.h"
@@ -182,20 +183,21 @@ static struct miscdevice opev_devices[] = {
 	  .fops = &opev_errlog_fops },
 };
 
-/* The kernel's event_mutex, which adding and removing an event needs held. */
+/*
+ * The kernel's event_mutex, which adding and removing an event needs
+ * held: a data symbol, in kallsyms with KALLSYMS_ALL (x86_64, and
+ * ppc64le 6.12); the powerpc backend finds it without (6.1).
+ */
 struct mutex *opev_event_mutex;
-
-static const struct op_ksym opev_ksyms[] = {
-	{ .name = "event_mutex", .slot = (void **)&opev_event_mutex, .addr_only = true },
-};
 
 int opev_init(void)
 {
 	unsigned int i;
 	int ret;
 
-	ret = op_ksyms_resolve(opev_ksyms, ARRAY_SIZE(opev_ksyms));
-	if (ret) {
+	opev_event_mutex = (struct mutex *)op_ksyms.kallsyms_lookup_name("event_mutex") ?:
+			   op_arch_event_mutex();
+	if (!opev_event_mutex) {
 		pr_warn("no trace events (/dev/optprobe_events): the kernel's event_mutex not found\n");
 		return 0;
 	}

@@ -21,14 +21,6 @@ check() { # check NAME COMMAND...
 PLAN=12
 echo "KTAP version 1"
 echo "1..$PLAN"
-if [ ! -c $E ]; then
-	i=0
-	while [ $i -lt $PLAN ]; do
-		i=$((i + 1))
-		echo "ok $i tools_$i # SKIP no $E: optprobe found no event_mutex"
-	done
-	exit 0
-fi
 cd /tmp || exit 1
 WORK='dd if=/dev/zero of=/dev/null bs=7 count=5'
 define() { echo "$1" > $E; }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of arch-powerpc/toc-ref.c, which finds the kernel's
- * kprobe_optinsn_slots and kprobe_mutex on a kernel without KALLSYMS_ALL:
+ * kprobe_optinsn_slots, kprobe_mutex and event_mutex on a kernel without
+ * KALLSYMS_ALL:
  * fed with the words of the kernel functions that pass them to a call, as
  * they are in the vmlinux that the ppc64le legs boot (ppc_toc_words.h,
  * made by ppc-toc-words.sh), and with made-up words for what must fail.
@@ -25,13 +26,15 @@ static const struct func remove_f = FUNC(arch_remove_optimized_kprobe, __free_in
 static const struct func kallsym_f = FUNC(kprobe_get_kallsym, kprobe_cache_get_kallsym);
 static const struct func wait_f = FUNC(wait_for_kprobe_optimizer, mutex_lock);
 static const struct func free_init_f = FUNC(kprobe_free_init_mem, mutex_lock);
+static const struct func set_clr_f = FUNC(trace_set_clr_event, mutex_lock);
+static const struct func release_all_f = FUNC(dyn_events_release_all, mutex_lock);
 
 static int refs(const struct func *f, u64 *found, unsigned int max)
 {
 	return op_ppc_toc_refs(f->words, f->n, f->addr, f->callee, found, max);
 }
 
-/* Every call of the callee passes @want (kprobe_optinsn_slots, kprobe_mutex). */
+/* Every call of the callee passes @want (kprobe_optinsn_slots, a mutex). */
 static void check_one(const char *name, const struct func *f, u64 want)
 {
 	u64 found[8];
@@ -95,12 +98,15 @@ static void check_made_up(void)
 
 int main(void)
 {
-	unit_plan(10);
+	unit_plan(12);
 	check_one("arch_prepare_optimized_kprobe_get_slot", &prepare_f, SYM_kprobe_optinsn_slots);
 	check_one("arch_remove_optimized_kprobe_free_slot", &remove_f, SYM_kprobe_optinsn_slots);
 	/* arch-powerpc/patch.c: every mutex_lock() of theirs takes kprobe_mutex */
 	check_one("wait_for_kprobe_optimizer_locks_kprobe_mutex", &wait_f, SYM_kprobe_mutex);
 	check_one("kprobe_free_init_mem_locks_kprobe_mutex", &free_init_f, SYM_kprobe_mutex);
+	/* and op_arch_event_mutex()'s: every mutex_lock() of theirs takes event_mutex */
+	check_one("trace_set_clr_event_locks_event_mutex", &set_clr_f, SYM_event_mutex);
+	check_one("dyn_events_release_all_locks_event_mutex", &release_all_f, SYM_event_mutex);
 	check_kallsym();
 	check_made_up();
 	return unit_status();
