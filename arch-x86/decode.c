@@ -289,7 +289,8 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 		*reason = "a static call is there";
 		return -EBUSY;
 	}
-	if (op_x86_near_kprobe(addr, insn.len)) {
+	/* at an ftrace site the kernel's kprobe goes through ftrace too */
+	if (op_ksyms.ftrace_location(addr) != addr && op_x86_near_kprobe(addr, insn.len)) {
 		*reason = "a kprobe of the kernel's covers it";
 		return -EBUSY;
 	}

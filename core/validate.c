@@ -85,6 +85,7 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 {
 	unsigned long size, offset;
 	struct kprobe *kp;
+	bool busy;
 	int ret;
 
 	ret = op_check_text(addr, mod, why);
@@ -104,8 +105,14 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 	}
 	rcu_read_lock();
 	kp = op_ksyms.get_kprobe((void *)addr);
+	/*
+	 * At an ftrace site both go through ftrace, each with its own ops:
+	 * neither writes the text, so both can be there.
+	 */
+	busy = kp && !((kp->flags & KPROBE_FLAG_FTRACE) &&
+		       op_ksyms.ftrace_location(addr) == addr);
 	rcu_read_unlock();
-	if (kp) {
+	if (busy) {
 		*why = "a kprobe of the kernel's is there";
 		return -EBUSY;
 	}

@@ -188,7 +188,8 @@ struct optprobe {
  *    start; on powerpc also the second word of a prefixed instruction);
  *  * -EEXIST: @p is already registered;
  *  * -EBUSY: another text-patching user owns the address (a kprobe of the
- *    kernel's, a jump label, a static call, an alternative);
+ *    kernel's, but at an ftrace site, where both go through ftrace; a
+ *    jump label, a static call, an alternative);
  *  * -ENOMEM.
  */
 int optprobe_register(struct optprobe *p);
