@@ -74,6 +74,19 @@ void opev_event_free(struct opev_event *ev)
 	kfree(ev);
 }
 
+/* A record's head, then its arguments (@dsize bytes of strings after them). */
+static void opev_fill(struct opev_event *ev, struct pt_regs *regs, void *rec,
+		      unsigned int dsize, unsigned long ip, unsigned long ret_ip)
+{
+	if (ev->is_return) {
+		((struct opev_return_head *)rec)->func = ip;
+		((struct opev_return_head *)rec)->ret_ip = ret_ip;
+	} else {
+		((struct opev_entry_head *)rec)->ip = ip;
+	}
+	opev_fetch_store(ev, regs, rec, dsize);
+}
+
 /* Reserve, fill and commit one record in @file's ring buffer. */
 static void opev_record_trace(struct opev_event *ev, struct trace_event_file *file,
 			      struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
@@ -89,13 +102,7 @@ static void opev_record_trace(struct opev_event *ev, struct trace_event_file *fi
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
-	if (ev->is_return) {
-		((struct opev_return_head *)rec)->func = ip;
-		((struct opev_return_head *)rec)->ret_ip = ret_ip;
-	} else {
-		((struct opev_entry_head *)rec)->ip = ip;
-	}
-	opev_fetch_store(ev, regs, rec, dsize);
+	opev_fill(ev, regs, rec, dsize, ip, ret_ip);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -118,14 +125,9 @@ static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
 	rec = perf_trace_buf_alloc(size, NULL, &rctx);
 	if (!rec)
 		return;
-	memset(rec + ev->fixed_size, 0, size - ev->fixed_size);
-	if (ev->is_return) {
-		((struct opev_return_head *)rec)->func = ip;
-		((struct opev_return_head *)rec)->ret_ip = ret_ip;
-	} else {
-		((struct opev_entry_head *)rec)->ip = ip;
-	}
-	opev_fetch_store(ev, regs, rec, dsize);
+	/* the alignment's padding (opev_fill() clears what strings leave) */
+	memset(rec + ev->fixed_size + dsize, 0, size - ev->fixed_size - dsize);
+	opev_fill(ev, regs, rec, dsize, ip, ret_ip);
 	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
 }
 #else
@@ -138,14 +140,26 @@ static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
 static void opev_hit(struct opev_event *ev, struct pt_regs *regs, unsigned long ip,
 		     unsigned long ret_ip)
 {
+	/*
+	 * The ring buffer takes one level of preemption depth off for its
+	 * caller's, a tracepoint's (tracing_gen_ctx_dec()).  A handler
+	 * reached through ftrace has it; one reached through a breakpoint or
+	 * a detour runs with interrupts off instead, and without this the
+	 * record's preempt depth and flags would underflow.
+	 */
+	bool depth = !(preempt_count() & PREEMPT_MASK);
 	struct opev_file *f;
 
+	if (depth)
+		preempt_disable_notrace();
 	this_cpu_inc(*ev->nhit);
 	/* handlers run inside an RCU read-side section of optprobe's */
 	list_for_each_entry_rcu(f, &ev->files, list)
 		opev_record_trace(ev, f->file, regs, ip, ret_ip);
 	if (READ_ONCE(ev->perf_users))
 		opev_record_perf(ev, regs, ip, ret_ip);
+	if (depth)
+		preempt_enable_notrace();
 }
 
 static int opev_entry_hit(struct optprobe *p, struct pt_regs *regs)
@@ -344,6 +358,8 @@ int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
 		f->count = a->type.array ?: 1;
 		f->string = k == OPEV_TYPE_STRING || k == OPEV_TYPE_USTRING ||
 			    k == OPEV_TYPE_SYMSTR;
+		f->user = f->string && (k == OPEV_TYPE_USTRING ||
+					(a->nr_derefs && a->derefs[a->nr_derefs - 1].user));
 		if (f->string && a->type.array) {
 			/* arrays of strings: not supported here */
 			*code = OPEV_ERR_BAD_ARRAY_SUFFIX;

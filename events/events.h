@@ -35,6 +35,7 @@
  * @size:	bytes of one element (4 for a string's __data_loc word)
  * @count:	elements: the array's length, or 1
  * @string:	a __data_loc string (string, ustring, symstr, $comm)
+ * @user:	a string read from user memory
  * @is_signed:	for the filter
  * @type:	the field's type as format shows it (u32, __data_loc char[]...)
  * @symbol_addr: OPEV_BASE_SYMBOL's address, resolved when defined
@@ -45,6 +46,7 @@ struct opev_field {
 	unsigned int size;
 	unsigned int count;
 	bool string;
+	bool user;
 	bool is_signed;
 	char type[24];
 	unsigned long symbol_addr;

@@ -262,7 +262,12 @@ void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
 		len = dyn_size > pos - ev->fixed_size ?
 		      opev_string_value(f, regs, rec + pos,
 					ev->fixed_size + dyn_size - pos) : 0;
-		*(u32 *)(rec + f->offset) = len << 16 | pos;
+		/*
+		 * As the kernel's: the length of a string from user memory
+		 * leaves its NUL out (strncpy_from_user_nofault()'s count),
+		 * so an empty one reads "(fault)" there too.
+		 */
+		*(u32 *)(rec + f->offset) = (f->user && len ? len - 1 : len) << 16 | pos;
 		pos += len;
 	}
 	/* strings shorter than when measured: no stale bytes in the record */

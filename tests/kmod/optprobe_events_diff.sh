@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run in the guest by make check: optprobe's events against the kernel's
+# own kprobe events.  Each line of the table below is written to the
+# kernel's kprobe_events (as event kN) and to /dev/optprobe_events (as
+# oN), both are enabled for dd only, dd reads 7 bytes 3 times, and every
+# oN must have printed exactly what kN printed, line for line, apart
+# from the event's name.  Covers every fetch-argument form and type the
+# kernel takes on both series, entry and return probes, at a function's
+# entry and inside it.  Entry events run side by side in one workload
+# (pointers and stack addresses are the same then); return events in two,
+# the kernel's alone and then optprobe's: two return hooks on one call
+# each see the other's trampoline as the return address (the kernel's
+# prints it "[unknown/kretprobe'd]"), and its stack slot changes under
+# the entry events' $stack0.  $retval is typed: 6.12 types it from BTF
+# where it is not (optprobe has no BTF; doc/events.md).  Prints its own
+# KTAP block.
+T=/sys/kernel/tracing
+E=/dev/optprobe_events
+mount -t tracefs nodev $T 2>/dev/null
+case $(uname -m) in
+x86_64) R1=di R2=si R3=dx SP=sp ;;
+*) R1=r3 R2=r4 R3=r5 SP=r1 ;;
+esac
+# @SYM of data where kallsyms has data symbols (not ppc64le 6.1, where
+# neither the kernel's kprobe events nor optprobe's can name one): text then
+if grep -q ' linux_banner$' /proc/kallsyms; then
+	DATA=linux_banner TABLE=sys_call_table
+else
+	DATA=vfs_read TABLE=vfs_read
+fi
+# $argN where the kernel's kprobe events have it (not ppc64le 6.1, which
+# lacks regs_get_kernel_argument()): the registers then
+if echo 'p:kprobes/argt vfs_read a=$arg1' >> $T/kprobe_events 2> /dev/null; then
+	echo '-:kprobes/argt' >> $T/kprobe_events
+	A1='$arg1' A2='$arg2' A3='$arg3'
+else
+	A1=%$R1 A2=%$R2 A3=%$R3
+fi
+# An instruction the kernel's kprobes take, well past the entry's site
+inside=
+for off in $(seq 16 64); do
+	if echo "p:kprobes/trial vfs_read+$off" >> $T/kprobe_events 2> /dev/null; then
+		echo '-:kprobes/trial' >> $T/kprobe_events
+		inside=$off
+		break
+	fi
+done
+# KIND LOCATION ARGS, one per line; KIND p: at an ftrace site, where
+# both run side by side; i: inside (each alone, a kernel kprobe and
+# optprobe's breakpoint do not share one); r: return (each alone)
+cat > /tmp/diff.txt <<EOF
+p vfs_read c=%$R3
+p vfs_read f=%$R1:x64 b=%$R2:x64 c=%$R3:u32
+p vfs_read a1=$A1:x64 a2=$A2:x64 a3=$A3:s32
+p vfs_read u8=$A3:u8 u16=$A3:u16 u64=$A3:u64 s8=$A3:s8 x16=$A3:x16 x32=$A3:x32
+p vfs_read comm=\$comm cs=\$comm:string
+p vfs_read imm=\\1234 neg=\\-5 imms=\\"hello"
+p vfs_read banner=@$DATA:string b4=@$DATA:u8[4] bx=@$DATA:x8[3]
+p vfs_read bf=$A3:b4@1/32 bf2=$A3:b3@0/8
+p vfs_read sym=@$TABLE:symbol ss=@$TABLE:symstr
+p vfs_read d=+0($A1):x64 d8=+8($A1):x32 dn=-8(+16($A1)):x64
+p vfs_read u=+u0($A2):x8 us=+u0($A2):ustring
+p vfs_read st=\$stack st0=\$stack0 st1=\$stack1:x64 sp=%$SP
+i vfs_read+$inside c=%$R3 comm=\$comm
+r vfs_read ret=\$retval:s64
+r ksys_read ret=\$retval:s32 comm=\$comm
+EOF
+n=$(wc -l < /tmp/diff.txt)
+echo "KTAP version 1"
+echo "1..$((n + 3))"
+echo "# inside vfs_read: +$inside"
+i=0
+: > /tmp/kdefs
+: > /tmp/odefs
+while read -r kind loc args; do
+	i=$((i + 1))
+	cmd=${kind%i}
+	echo "${cmd:-p}:kprobes/k$i $loc $args" >> /tmp/kdefs
+	echo "${cmd:-p}:optprobes/o$i $loc $args" >> /tmp/odefs
+done < /tmp/diff.txt
+kdef() { while read -r l; do echo "$l" >> $T/kprobe_events || return 1; done < /tmp/kdefs; }
+odef() { dd if=/tmp/odefs of=$E bs=1M conv=notrunc 2> /dev/null; }
+# At an ftrace site optprobe comes where a kernel kprobe already is: each
+# goes through ftrace with its own ops; both see dd's 3 calls.
+after_kernel() {
+	local k o
+	echo 'p:kprobes/kpre vfs_read' >> $T/kprobe_events &&
+	echo 'p:opre vfs_read' >> $E || return 1
+	echo 1 > $T/events/kprobes/kpre/enable
+	echo 1 > $T/events/optprobes/opre/enable
+	dd if=/dev/zero of=/dev/null bs=7 count=3 2> /dev/null
+	echo 0 > $T/events/kprobes/kpre/enable
+	echo 0 > $T/events/optprobes/opre/enable
+	k=$(grep -ac '^ *dd-[0-9]* .* kpre: ' $T/trace)
+	o=$(grep -ac '^ *dd-[0-9]* .* opre: ' $T/trace)
+	echo '-:kprobes/kpre' >> $T/kprobe_events
+	echo '-:opre' >> $E
+	echo "# after a kernel kprobe at vfs_read's ftrace site: $k and $o calls seen"
+	[ "$k" = 3 ] && [ "$o" = 3 ]
+}
+if after_kernel; then echo "ok 1 optprobe_after_kernel_kprobe_at_ftrace_site"; else
+	echo "not ok 1 optprobe_after_kernel_kprobe_at_ftrace_site"; fi
+if odef; then echo "ok 2 optprobe_takes_every_line"; else
+	echo "not ok 2 optprobe_takes_every_line # $(tail -3 /dev/optprobe_error_log)"; fi
+# The events of each kind, listed before anything is armed: the shell's
+# read builtin reads a byte per call, and a vCPU hammering vfs_read() while
+# another patches it can livelock under multi-threaded TCG (doc/testing.md)
+kinds_p= kinds_i= kinds_r=
+i=0
+while read -r k _; do
+	i=$((i + 1))
+	eval "kinds_$k=\"\$kinds_$k $i\""
+done < /tmp/diff.txt
+# enable KIND GROUP: enable GROUP's events of KIND
+enable() {
+	local i name=o
+	[ "$2" = kprobes ] && name=k
+	for i in $(eval echo "\$kinds_$1"); do
+		echo 1 > $T/events/$2/$name$i/enable
+	done
+}
+# workload: dd reads 7 bytes 3 times, then every event is disabled
+workload() {
+	dd if=/dev/zero of=/dev/null bs=7 count=3 2> /dev/null
+	for g in kprobes optprobes; do
+		[ ! -d $T/events/$g ] || echo 0 > $T/events/$g/enable
+	done
+}
+echo > $T/trace
+enable i optprobes
+workload
+enable p optprobes
+if kdef; then echo "ok 3 kernel_takes_every_line"; else
+	echo "not ok 3 kernel_takes_every_line # $(tail -3 $T/error_log)"; fi
+enable p kprobes
+workload
+# the kernel's inside events alone (optprobe's ran alone first), then
+# the return events, the kernel's alone and optprobe's alone
+enable i kprobes
+workload
+enable r kprobes
+workload
+enable r optprobes
+workload
+i=0
+while [ $i -lt "$n" ]; do
+	i=$((i + 1))
+	# dd's calls only
+	grep -a "^ *dd-[0-9]* .* k$i: " $T/trace | sed "s/.* k$i: //" > /tmp/k$i
+	grep -a "^ *dd-[0-9]* .* o$i: " $T/trace | sed "s/.* o$i: //" > /tmp/o$i
+	if [ -s /tmp/k$i ] && cmp -s /tmp/k$i /tmp/o$i; then
+		echo "ok $((i + 3)) same_as_kernel_$i # $(head -1 /tmp/k$i)"
+	else
+		echo "not ok $((i + 3)) same_as_kernel_$i # $(sed -n ${i}p /tmp/diff.txt)"
+		echo "#   kernel:   $(head -1 /tmp/k$i) ($(wc -l < /tmp/k$i) lines)"
+		echo "#   optprobe: $(head -1 /tmp/o$i) ($(wc -l < /tmp/o$i) lines)"
+		grep -a -m2 "[ko]$i:" $T/trace | sed 's/^/#   /'
+	fi
+done
+echo > $T/kprobe_events || echo "# kprobe_events not emptied"
+echo > $E || echo "# optprobe_events not emptied: $(cat $E | head -3)"
