@@ -97,7 +97,10 @@ static void opev_name_del(struct opev_event *ev)
 	opev_nr_events--;
 }
 
-/* A -: line: the event moves to the batch's removals. */
+/*
+ * A -: line: the event moves to the batch's removals; one this write
+ * defined (not registered yet, no reference of its own) just goes.
+ */
 static int opev_batch_remove(struct opev_batch *b, const char *line)
 {
 	struct opev_event *ev = opev_find(b->def.group, b->def.event);
@@ -107,8 +110,28 @@ static int opev_batch_remove(struct opev_batch *b, const char *line)
 		return -ENOENT;
 	}
 	opev_name_del(ev);
-	list_move_tail(&ev->list, &b->removes);
+	if (!ev->in_batch) {
+		list_move_tail(&ev->list, &b->removes);
+		return 0;
+	}
+	list_del(&ev->list);
+	if (ev->is_return)
+		b->nr_returns--;
+	else
+		b->nr_entries--;
+	opev_event_free(ev);
 	return 0;
+}
+
+/* @group/@event is among this write's removals. */
+static bool opev_batch_removes(struct opev_batch *b, const char *group, const char *event)
+{
+	struct opev_event *ev;
+
+	list_for_each_entry(ev, &b->removes, list)
+		if (!strcmp(ev->def.group, group) && !strcmp(ev->def.event, event))
+			return true;
+	return false;
 }
 
 /*
@@ -136,7 +159,8 @@ static int opev_batch_add(struct opev_batch *b, const char *line)
 	int code, ret;
 
 	if (opev_find(b->def.group, b->def.event) ||
-	    opev_name_taken_elsewhere(b->def.group, b->def.event)) {
+	    (!opev_batch_removes(b, b->def.group, b->def.event) &&
+	     opev_name_taken_elsewhere(b->def.group, b->def.event))) {
 		opev_log_error(line, 0, opev_error_text(OPEV_ERR_SAME_EVENT));
 		return -EEXIST;
 	}
@@ -147,6 +171,7 @@ static int opev_batch_add(struct opev_batch *b, const char *line)
 	ev = opev_event_alloc(&b->def, line);
 	if (!ev)
 		return -ENOMEM;
+	ev->in_batch = true;
 	list_add_tail(&ev->list, &b->adds);
 	opev_name_add(ev);
 	ret = opev_event_layout(ev, &code, &column);
@@ -366,6 +391,8 @@ static int opev_batch_run(struct opev_batch *b, char *text)
 		return ret;
 	}
 	opev_destroy(&b->removes, true);
+	list_for_each_entry(ev, &b->adds, list)
+		ev->in_batch = false;
 	list_splice_tail_init(&b->adds, &opev_events);
 	return 0;
 }

@@ -88,6 +88,7 @@ struct opev_file {
  * @call:	the trace event
  * @tp:		the tracepoint the class names (only its name is used)
  * @added:	@call is in the kernel's events
+ * @in_batch:	defined by the write being done, not yet on opev_events
  */
 struct opev_event {
 	struct list_head list;
@@ -113,6 +114,7 @@ struct opev_event {
 	struct trace_event_call call;
 	struct tracepoint tp;
 	bool added;
+	bool in_batch;
 };
 
 /* The record's head: the kernel's kprobe and kretprobe events' own. */

@@ -263,11 +263,11 @@ void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
 		      opev_string_value(f, regs, rec + pos,
 					ev->fixed_size + dyn_size - pos) : 0;
 		/*
-		 * As the kernel's: the length of a string from user memory
-		 * leaves its NUL out (strncpy_from_user_nofault()'s count),
-		 * so an empty one reads "(fault)" there too.
+		 * As the kernel's: an empty string from user memory has
+		 * length 0 (strncpy_from_user_nofault() counts no NUL for
+		 * it, and the NUL of any other), so it reads "(fault)".
 		 */
-		*(u32 *)(rec + f->offset) = (f->user && len ? len - 1 : len) << 16 | pos;
+		*(u32 *)(rec + f->offset) = (f->user && len == 1 ? 0 : len) << 16 | pos;
 		pos += len;
 	}
 	/* strings shorter than when measured: no stale bytes in the record */

@@ -52,7 +52,6 @@ static void opev_print_element(struct trace_seq *s, const struct opev_field *f,
 	u64 v;
 
 	if (f->string) {
-		/* len leaves the NUL out for a user string (fetch.c) */
 		u32 loc = *(const u32 *)p, len = loc >> 16, off = loc & 0xffff;
 
 		/*
@@ -60,7 +59,7 @@ static void opev_print_element(struct trace_seq *s, const struct opev_field *f,
 		 * is not read past its end (the kernel resets the buffers only
 		 * when its own dynamic events go).
 		 */
-		if (!len || off + len > size || !memchr(rec + off, 0, min(len + 1, size - off)))
+		if (!len || off + len > size || ((const char *)rec)[off + len - 1])
 			trace_seq_puts(s, "(fault)");
 		else
 			trace_seq_printf(s, "\"%s\"", (const char *)rec + off);

@@ -18,7 +18,7 @@ check() { # check NAME COMMAND...
 	n=$((n + 1))
 	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
 }
-PLAN=25
+PLAN=27
 echo "KTAP version 1"
 echo "1..$PLAN"
 mount -t tracefs nodev $T 2>/dev/null
@@ -150,6 +150,21 @@ r:ev_ret vfs_read ret=$retval:s32' >> $E &&
 	grep -qx 'r:optprobes/ev_ret vfs_read ret=$retval:s32' $E
 }
 check redefined_in_one_write redefine
+# defined and removed in one write: nothing left, optprobe held as before
+define_remove() {
+	local refs
+	refs=$(cat /sys/module/optprobe/refcnt)
+	printf 'p:ev_tmp vfs_read\n-:ev_tmp\n' >> $E && ! grep -q ev_tmp $E &&
+	[ "$(cat /sys/module/optprobe/refcnt)" = "$refs" ]
+}
+check defined_and_removed_in_one_write define_remove
+# a group of the user's: removed and defined again in one write
+regroup() {
+	echo 'p:mygrp/ev_g vfs_read' >> $E &&
+	printf -- '-:mygrp/ev_g\np:mygrp/ev_g vfs_write\n' >> $E &&
+	grep -qx 'p:mygrp/ev_g vfs_write' $E && echo '-:mygrp/ev_g' >> $E && ! grep -q ev_g $E
+}
+check redefined_in_a_group_of_its_own regroup
 echo 1 > $G/ev_read/enable
 # busy removal: the whole write fails, its new event too
 busy_write() {
