@@ -24,6 +24,7 @@
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/stringhash.h>
+#include <linux/uaccess.h>
 
 #include "events.h"
 

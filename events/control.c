@@ -22,10 +22,9 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
-#include "events.h"
 #include "arch.h"
+#include "events.h"
 #include "ksyms.h"
 #include "mode-name.h"
 #include "opev-init.h"
