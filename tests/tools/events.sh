@@ -45,8 +45,13 @@ head -3 report.txt | sed 's/^/# trace-cmd: /'
 check trace_cmd_report_5 shows report.txt 'ev_tool:.*count=7 comm="dd"' 5
 # write_err LINE: the error text the shell shows when writing LINE fails
 write_err() { echo "$1" >> $E 2>/tmp/ev.err && echo none || sed 's/.*write error: //' /tmp/ev.err; }
-perf record -q -o busy.data -e optprobes:ev_tool -- sleep 3 2> /dev/null &
-sleep 1
+perf record -q -o busy.data -e optprobes:ev_tool -- sleep 5 2> /dev/null &
+# until perf has the event open: its probe is armed then (up to 5 s)
+i=0
+while grep -q '^ *ev_tool .* disabled ' /dev/optprobe_profile && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 check remove_while_perf_records_ebusy [ "$(write_err '-:ev_tool')" = "Device or resource busy" ]
 wait
 refused() { ! rmmod optprobe 2> /dev/null && [ -d /sys/module/optprobe ]; }
