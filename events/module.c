@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Events of modules that are not loaded, as the kernel's kprobe events
+ * keep them: a MOD:SYM line for a module that is not live defines its
+ * event at once, pending, with its probe not registered (the symbol is
+ * not known yet).  The event can be enabled meanwhile.  When the module
+ * comes, the probe is registered and armed if the event is enabled; when
+ * it goes, the probe is unregistered and the event pending again, so that
+ * the next load of the module arms it again.
+ *
+ * The probes are registered once the module is live (MODULE_STATE_LIVE,
+ * after its init has run): optprobe takes no probe on a module still
+ * loading.  A symbol the module turns out not to have leaves the event
+ * pending, with one line in the kernel log.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/notifier.h>
+
+#include "events.h"
+#include "ksyms.h"
+
+/* Is module @name missing, or not live yet?  Its events wait then. */
+bool opev_module_absent(const char *name)
+{
+	struct module *mod;
+	bool absent;
+
+	/* the module stays while preemption is off (find_module()'s rule) */
+	preempt_disable();
+	mod = op_ksyms.find_module(name);
+	absent = !mod || mod->state != MODULE_STATE_LIVE;
+	preempt_enable();
+	return absent;
+}
+
+static bool opev_of_module(struct opev_event *ev, struct module *mod)
+{
+	return ev->def.module && !strcmp(ev->def.module, mod->name);
+}
+
+/* @mod is live: its pending events' probes are registered, and armed if enabled. */
+static void opev_module_live(struct module *mod)
+{
+	struct opev_event *ev;
+	int ret;
+
+	mutex_lock(&opev_mutex);
+	list_for_each_entry(ev, &opev_events, list) {
+		if (!ev->pending || !opev_of_module(ev, mod))
+			continue;
+		ret = opev_event_register(ev);
+		if (ret) {
+			pr_warn_ratelimited("event %s/%s stays pending: cannot probe %s+%u (%d)\n",
+					    ev->def.group, ev->def.event, ev->target,
+					    ev->def.offset, ret);
+			continue;
+		}
+		mutex_lock(opev_event_mutex);
+		ret = opev_event_unpend_locked(ev);
+		mutex_unlock(opev_event_mutex);
+		if (ret)
+			pr_warn_ratelimited("event %s/%s not armed on %s's load (%d)\n",
+					    ev->def.group, ev->def.event, mod->name, ret);
+	}
+	mutex_unlock(&opev_mutex);
+}
+
+/* @mod goes: its events' probes are unregistered, and the events pending again. */
+static void opev_module_going(struct module *mod)
+{
+	struct opev_event *ev;
+
+	mutex_lock(&opev_mutex);
+	list_for_each_entry(ev, &opev_events, list) {
+		if (ev->pending || !opev_of_module(ev, mod))
+			continue;
+		/* first, so that enabling it meanwhile arms nothing */
+		mutex_lock(opev_event_mutex);
+		ev->pending = true;
+		mutex_unlock(opev_event_mutex);
+		opev_event_unregister(ev);
+	}
+	mutex_unlock(&opev_mutex);
+}
+
+static int opev_module_notify(struct notifier_block *nb, unsigned long state, void *data)
+{
+	if (state == MODULE_STATE_LIVE)
+		opev_module_live(data);
+	else if (state == MODULE_STATE_GOING)
+		opev_module_going(data);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block opev_module_nb = {
+	.notifier_call = opev_module_notify,
+};
+
+int opev_module_init(void)
+{
+	return register_module_notifier(&opev_module_nb);
+}
+
+void opev_module_exit(void)
+{
+	unregister_module_notifier(&opev_module_nb);
+}
