@@ -36,6 +36,7 @@ static const struct op_ksym op_core_ksym_table[] = {
 	OP_KSYM_ADDR(do_task_dead),
 	OP_KSYM(ct_nmi_enter),
 	OP_KSYM(ct_nmi_exit),
+	OP_KSYM(find_module),
 };
 
 /* Every member of struct op_ksyms before .arch is a pointer with an entry above. */

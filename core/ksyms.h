@@ -57,6 +57,8 @@ struct op_ksyms {
 	/* RCU watching around handlers hit where it does not (dispatch.c) */
 	typeof(op_ptr_to(ct_nmi_enter)) ct_nmi_enter;
 	typeof(op_ptr_to(ct_nmi_exit)) ct_nmi_exit;
+	/* whether a MOD:SYM event's module is there (events/module.c) */
+	typeof(op_ptr_to(find_module)) find_module;
 	struct op_arch_ksyms arch;
 };
 

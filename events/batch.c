@@ -5,7 +5,8 @@
  *  1. Every line is parsed; a new event gets its layout and its probe
  *     (unregistered), a removal takes its event off the list of names.
  *  2. The new events' probes are registered, entry probes in one batch
- *     and return probes in another (optprobe_register_batch()).
+ *     and return probes in another (optprobe_register_batch()); those of
+ *     modules not loaded wait for them (module.c).
  *  3. Under the kernel's event_mutex, held throughout so that nothing
  *     can enable, record or open an event in between: the removed events
  *     must be unused, they leave the kernel's events, and the new ones
@@ -98,6 +99,12 @@ static void opev_name_del(struct opev_event *ev)
 	opev_nr_events--;
 }
 
+/* The batch's count of probes to register, of @ev's kind. */
+static unsigned int *opev_batch_count(struct opev_batch *b, struct opev_event *ev)
+{
+	return ev->is_return ? &b->nr_returns : &b->nr_entries;
+}
+
 /*
  * A -: line: the event moves to the batch's removals; one this write
  * defined (not registered yet, no reference of its own) just goes.
@@ -116,10 +123,8 @@ static int opev_batch_remove(struct opev_batch *b, const char *line)
 		return 0;
 	}
 	list_del(&ev->list);
-	if (ev->is_return)
-		b->nr_returns--;
-	else
-		b->nr_entries--;
+	if (!ev->pending)
+		(*opev_batch_count(b, ev))--;
 	opev_event_free(ev);
 	return 0;
 }
@@ -180,15 +185,15 @@ static int opev_batch_add(struct opev_batch *b, const char *line)
 		opev_log_error(line, column, opev_error_text(code));
 		return ret;
 	}
+	/* as the kernel's: a module not loaded yet is waited for */
+	ev->pending = b->def.module && opev_module_absent(b->def.module);
 	ret = opev_event_init_probe(ev);
 	if (ret) {
 		opev_log_error(line, b->def.loc_column, opev_error_text(opev_err_of_errno(ret)));
 		return ret;
 	}
-	if (ev->is_return)
-		b->nr_returns++;
-	else
-		b->nr_entries++;
+	if (!ev->pending)
+		(*opev_batch_count(b, ev))++;
 	return 0;
 }
 
@@ -231,6 +236,8 @@ static int opev_batch_register(struct opev_batch *b)
 	if (!ps || !rps)
 		goto out;
 	list_for_each_entry(ev, &b->adds, list) {
+		if (ev->pending)
+			continue;
 		if (ev->is_return)
 			rps[j++] = &ev->rprobe;
 		else
@@ -269,17 +276,14 @@ static void opev_unregister(struct list_head *head)
 	ps = kvmalloc_array(max(n, 1U), sizeof(*ps), GFP_KERNEL);
 	rps = kvmalloc_array(max(n, 1U), sizeof(*rps), GFP_KERNEL);
 	list_for_each_entry(ev, head, list) {
-		if (!ps || !rps) {
-			/* no memory for batches: one at a time */
-			if (ev->is_return)
-				optretprobe_unregister(&ev->rprobe);
-			else
-				optprobe_unregister(&ev->probe);
-		} else if (ev->is_return) {
+		if (ev->pending)
+			continue;
+		if (!ps || !rps)
+			opev_event_unregister(ev);	/* no memory for batches */
+		else if (ev->is_return)
 			rps[j++] = &ev->rprobe;
-		} else {
+		else
 			ps[i++] = &ev->probe;
-		}
 	}
 	if (ps && rps) {
 		optprobe_unregister_many(ps, i);

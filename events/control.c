@@ -104,15 +104,24 @@ static const struct file_operations opev_events_fops = {
 	.release = opev_events_release,
 };
 
-/* As the kernel's kprobe_profile, then the mode and why not optimized. */
+/*
+ * As the kernel's kprobe_profile, then the mode and why not optimized;
+ * "pending" for an event waiting for its module (module.c).
+ */
 static int opev_profile_show(struct seq_file *m, void *v)
 {
 	struct opev_event *ev = list_entry(v, struct opev_event, list);
 	enum optprobe_mode mode = opev_event_mode(ev);
+	const char *name = op_mode_name(mode), *why = "";
 
+	if (ev->pending) {
+		name = "pending";
+		why = "module not loaded";
+	} else if (mode != OPTPROBE_MODE_OPTIMIZED) {
+		why = opev_event_reason(ev);
+	}
 	seq_printf(m, "  %-44s %15lu %15lu  %-9s %s\n", ev->def.event, opev_event_hits(ev),
-		   opev_event_missed(ev), op_mode_name(mode),
-		   mode == OPTPROBE_MODE_OPTIMIZED ? "" : opev_event_reason(ev));
+		   opev_event_missed(ev), name, why);
 	return 0;
 }
 
@@ -200,11 +209,15 @@ int opev_init(void)
 		pr_warn("no trace events (/dev/optprobe_events): the kernel's event_mutex not found\n");
 		return 0;
 	}
+	ret = opev_module_init();
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(opev_devices); i++) {
 		ret = misc_register(&opev_devices[i]);
 		if (ret) {
 			while (i--)
 				misc_deregister(&opev_devices[i]);
+			opev_module_exit();
 			return ret;
 		}
 	}
@@ -220,5 +233,6 @@ void opev_exit(void)
 		return;
 	for (i = 0; i < ARRAY_SIZE(opev_devices); i++)
 		misc_deregister(&opev_devices[i]);
+	opev_module_exit();
 	opev_errlog_clear();
 }

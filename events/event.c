@@ -186,9 +186,16 @@ static int opev_return_entry(struct optretprobe *rp, struct pt_regs *regs, void 
 	return 0;
 }
 
+/* A return probe's function, for its records; 0 if kallsyms does not know it. */
+static unsigned long opev_event_func(struct opev_event *ev)
+{
+	return ev->target ? op_ksyms.kallsyms_lookup_name(ev->target) : ev->def.addr;
+}
+
 /*
  * The definition's probe, disarmed, ready to register.  -ENOMEM, or
- * -ENOENT for a return probe on a symbol kallsyms does not know.
+ * -ENOENT for a return probe on a symbol kallsyms does not know (a
+ * pending event's is looked up when its module comes).
  */
 int opev_event_init_probe(struct opev_event *ev)
 {
@@ -219,13 +226,37 @@ int opev_event_init_probe(struct opev_event *ev)
 	ev->rprobe.data_size = sizeof(unsigned long);
 	ev->rprobe.maxactive = def->maxactive;
 	ev->rprobe.flags = flags;
+	if (ev->pending)
+		return 0;
 	/* the records' func; registering checks it is a function's start */
-	ev->func = ev->target ? op_ksyms.kallsyms_lookup_name(ev->target) : def->addr;
+	ev->func = opev_event_func(ev);
 	return ev->func ? 0 : -ENOENT;
 }
 
+/* A pending event's probe, registered disarmed as its module comes. */
+int opev_event_register(struct opev_event *ev)
+{
+	if (!ev->is_return)
+		return optprobe_register(&ev->probe);
+	ev->func = opev_event_func(ev);
+	if (!ev->func)
+		return -ENOENT;
+	return optretprobe_register(&ev->rprobe);
+}
+
+void opev_event_unregister(struct opev_event *ev)
+{
+	if (ev->is_return)
+		optretprobe_unregister(&ev->rprobe);
+	else
+		optprobe_unregister(&ev->probe);
+}
+
+/* A pending event's probe is armed when its module comes (module.c). */
 static int opev_arm(struct opev_event *ev, bool on)
 {
+	if (ev->pending)
+		return 0;
 	if (ev->is_return)
 		return on ? optretprobe_enable(&ev->rprobe) : optretprobe_disable(&ev->rprobe);
 	return on ? optprobe_enable(&ev->probe) : optprobe_disable(&ev->probe);
@@ -241,6 +272,16 @@ static int opev_users_changed(struct opev_event *ev, int delta)
 	if (delta < 0 && !(ev->nr_files + ev->perf_users))
 		return opev_arm(ev, false);
 	return 0;
+}
+
+/*
+ * Under event_mutex: a pending event's probe is registered now, its
+ * module having come; armed if the event has users already.
+ */
+int opev_event_unpend_locked(struct opev_event *ev)
+{
+	ev->pending = false;
+	return ev->nr_files + ev->perf_users ? opev_arm(ev, true) : 0;
 }
 
 static int opev_file_add(struct opev_event *ev, struct trace_event_file *file)

@@ -10,6 +10,7 @@
  *   event.c	one definition's trace event: its class, its fields, its
  *		enable (the probe armed) and its hit handlers
  *   fetch.c	the arguments' values at a hit, into a record
+ *   module.c	events of modules not loaded: registered when one comes
  *   output.c	a record as `trace` prints it, and the event's print fmt
  *   parse.c	the grammar, pure C (host unit tests)
  */
@@ -89,6 +90,9 @@ struct opev_file {
  * @tp:		the tracepoint the class names (only its name is used)
  * @added:	@call is in the kernel's events
  * @in_batch:	defined by the write being done, not yet on opev_events
+ * @pending:	its module (MOD:SYM) is not live: the probe is not
+ *		registered, and module.c registers it when the module comes;
+ *		changed under opev_mutex and event_mutex both
  */
 struct opev_event {
 	struct list_head list;
@@ -115,6 +119,7 @@ struct opev_event {
 	struct tracepoint tp;
 	bool added;
 	bool in_batch;
+	bool pending;
 };
 
 /* The record's head: the kernel's kprobe and kretprobe events' own. */
@@ -147,6 +152,9 @@ struct opev_event *opev_event_alloc(const struct opev_def *def, const char *line
 void opev_event_free(struct opev_event *ev);
 int opev_event_layout(struct opev_event *ev, int *err_code, unsigned int *column);
 int opev_event_init_probe(struct opev_event *ev);
+int opev_event_register(struct opev_event *ev);
+void opev_event_unregister(struct opev_event *ev);
+int opev_event_unpend_locked(struct opev_event *ev);
 int opev_event_add_locked(struct opev_event *ev);
 int opev_event_busy(struct opev_event *ev);
 void opev_event_remove_locked(struct opev_event *ev);
@@ -155,6 +163,11 @@ enum optprobe_mode opev_event_mode(struct opev_event *ev);
 unsigned long opev_event_missed(struct opev_event *ev);
 const char *opev_event_reason(struct opev_event *ev);
 int opev_events_init(void);
+
+/* module.c */
+bool opev_module_absent(const char *name);
+int opev_module_init(void);
+void opev_module_exit(void);
 
 /* fetch.c */
 unsigned int opev_fetch_dynamic_size(struct opev_event *ev, struct pt_regs *regs);

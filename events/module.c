@@ -52,7 +52,7 @@ static void opev_module_live(struct module *mod)
 			continue;
 		ret = opev_event_register(ev);
 		if (ret) {
-			pr_warn_ratelimited("event %s/%s stays pending: cannot probe %s+%u (%d)\n",
+			pr_warn_ratelimited("event %s/%s stays pending: cannot probe %s+%lu (%d)\n",
 					    ev->def.group, ev->def.event, ev->target,
 					    ev->def.offset, ret);
 			continue;

@@ -5,6 +5,7 @@
  * events do for the same line (trace_probe.c, trace_kprobe.c), so that
  * tools that read one read the other.
  */
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/trace_seq.h>
@@ -142,9 +143,12 @@ static enum print_line_t opev_print_return(struct trace_iterator *iter, int flag
 	struct opev_event *ev = opev_of_call(container_of(event, struct trace_event_call, event));
 	const struct opev_return_head *head = (const void *)iter->ent;
 	struct trace_seq *s = &iter->seq;
+	char func[KSYM_SYMBOL_LEN];
 
-	trace_seq_printf(s, "%s: (%pS <- %ps)", ev->def.event, (void *)head->ret_ip,
-			 (void *)head->func);
+	sprint_symbol_no_offset(func, head->func);
+	/* the function's name alone, as the kernel's: no " [module]" */
+	trace_seq_printf(s, "%s: (%pS <- %.*s)", ev->def.event, (void *)head->ret_ip,
+			 (int)strcspn(func, " "), func);
 	opev_print_args(s, ev, head, iter->ent_size);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);

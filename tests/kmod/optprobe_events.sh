@@ -18,7 +18,7 @@ check() { # check NAME COMMAND...
 	n=$((n + 1))
 	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
 }
-PLAN=27
+PLAN=35
 echo "KTAP version 1"
 echo "1..$PLAN"
 mount -t tracefs nodev $T 2>/dev/null
@@ -181,6 +181,43 @@ busy_write() {
 check remove_enabled_ebusy_keeps_all busy_write
 check remove_enabled_ebusy [ "$(write_err '-:ev_read')" = "Device or resource busy" ]
 echo 0 > $G/ev_read/enable
+
+# A module's events defined while it is not loaded wait for it (as the
+# kernel's do), armed, with their fields, when it comes; its unload makes
+# them wait again, for the next load.  Writing N to the module's "call"
+# calls optprobe_target_events_fn(N), which returns 3N + 1.
+M=optprobe_target_events
+call() { for x in "$@"; do echo "$x" > /sys/module/$M/parameters/call; done; }
+# mod_lines X RET: the trace shows the module's entry with x=X, its return with RET
+mod_lines() {
+	grep -q "ev_mod: (optprobe_target_events_fn+[^)]*) x=$1\$" $T/trace &&
+	grep -q "ev_modret: (.* <- optprobe_target_events_fn[^)]*) ret=$2\$" $T/trace
+}
+pending() { awk -v e="$1" '$1 == e && $4 == "pending" { ok = 1 } END { exit !ok }' \
+	/dev/optprobe_profile; }
+rmmod $M
+check module_pending_defined define "p:ev_mod $M:optprobe_target_events_fn x=\$arg1:s64
+r:ev_modret $M:optprobe_target_events_fn ret=\$retval:s64"
+check module_pending_in_profile pending ev_mod
+echo 1 > $G/ev_mod/enable
+echo 1 > $G/ev_modret/enable
+echo > $T/trace
+insmod ./$M.ko
+call 1 2 3
+grep -m2 'ev_mod' $T/trace | sed 's/^/# /'
+check module_armed_on_load [ "$(grep -c 'ev_mod: ' $T/trace)" = 3 ]
+check module_fields_on_load mod_lines 3 10
+check module_unknown_symbol_enoent [ "$(write_err "p:bad_mod $M:no_such_fn_xyz")" = \
+	"No such file or directory" ]
+rmmod $M
+check module_pending_after_unload pending ev_mod
+echo > $T/trace
+insmod ./$M.ko
+call 5
+check module_armed_on_reload [ "$(grep -c 'ev_mod: ' $T/trace)" = 1 ]
+check module_fields_on_reload mod_lines 5 16
+echo 0 > $G/ev_mod/enable
+echo 0 > $G/ev_modret/enable
 echo > $E
 gone() { [ -z "$(cat $E)" ] && [ ! -d $G ]; }
 check truncate_removes_all gone

@@ -3,11 +3,12 @@
 # Run in the guest by make check: optprobe's events against the kernel's
 # own kprobe events.  Each line of the table below is written to the
 # kernel's kprobe_events (as event kN) and to /dev/optprobe_events (as
-# oN), both are enabled for dd only, dd reads 7 bytes 3 times, and every
-# oN must have printed exactly what kN printed, line for line, apart
-# from the event's name.  Covers every fetch-argument form and type the
+# oN), both are enabled for dd only, dd reads 7 bytes 3 times and calls
+# a module's function 3 times (optprobe_target_events.ko), and every oN
+# must have printed exactly what kN printed, line for line, apart from
+# the event's name.  Covers every fetch-argument form and type the
 # kernel takes on both series, entry and return probes, at a function's
-# entry and inside it.  Entry events run side by side in one workload
+# entry and inside it, in kernel and module text.  Entry events run side by side in one workload
 # (pointers and stack addresses are the same then); return events in two,
 # the kernel's alone and then optprobe's: two return hooks on one call
 # each see the other's trampoline as the return address (the kernel's
@@ -44,6 +45,14 @@ if echo 'p:kprobes/argt vfs_read a=$arg1' >> $T/kprobe_events 2> /dev/null; then
 else
 	A1=%$R1 A2=%$R2 A3=%$R3
 fi
+# The module's function: dd writing N to its parameter calls it with N
+MOD=optprobe_target_events
+module_calls() {
+	local x
+	for x in 1 2 3; do
+		echo $x | dd of=/sys/module/$MOD/parameters/call 2> /dev/null
+	done
+}
 # An instruction the kernel's kprobes take, well past the entry's site
 inside=
 for off in $(seq 16 64); do
@@ -70,6 +79,8 @@ p vfs_read d=+0($A1):x64 d8=+8($A1):x32 dn=-8(+16($A1)):x64
 p vfs_read u=+u0($A2):x8 us=+u0($A2):ustring
 p vfs_read st=\$stack st0=\$stack0 st1=\$stack1:x64 sp=%$SP
 i vfs_read+$inside c=%$R3 comm=\$comm
+i $MOD:optprobe_target_events_fn x=$A1:s64 xx=$A1:x16 comm=\$comm
+r $MOD:optprobe_target_events_fn ret=\$retval:s64
 r vfs_read ret=\$retval:s64
 r ksys_read ret=\$retval:s32 comm=\$comm
 EOF
@@ -96,7 +107,8 @@ kdef() {
 	done < /tmp/kdefs
 }
 # inside_kernel: the kernel's inside events alone, before optprobe's are
-# even registered, their lines kept (removing them resets the buffers)
+# even registered, their lines kept before any is removed (removing one
+# resets the buffers)
 inside_kernel() {
 	local i
 	for i in $kinds_i; do
@@ -105,9 +117,12 @@ inside_kernel() {
 	done
 	echo > $T/trace
 	dd if=/dev/zero of=/dev/null bs=7 count=3 2> /dev/null
+	module_calls
 	echo 0 > $T/events/kprobes/enable
 	for i in $kinds_i; do
 		grep -a "^ *dd-[0-9]* .* k$i: " $T/trace | sed "s/.* k$i: //" > /tmp/k$i
+	done
+	for i in $kinds_i; do
 		echo "-:kprobes/k$i" >> $T/kprobe_events
 	done
 }
@@ -152,9 +167,11 @@ enable() {
 		echo 1 > $T/events/$2/$name$i/enable
 	done
 }
-# workload: dd reads 7 bytes 3 times, then every event is disabled
+# workload: dd reads 7 bytes 3 times and calls the module's function 3
+# times, then every event is disabled
 workload() {
 	dd if=/dev/zero of=/dev/null bs=7 count=3 2> /dev/null
+	module_calls
 	for g in kprobes optprobes; do
 		[ ! -d $T/events/$g ] || echo 0 > $T/events/$g/enable
 	done
