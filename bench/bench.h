@@ -16,6 +16,7 @@
 #include <linux/ktime.h>
 #include <linux/types.h>
 #include <linux/vmalloc.h>
+#include <asm/sections.h>
 #ifdef CONFIG_X86
 #include <asm/insn.h>
 #endif
@@ -52,6 +53,7 @@ struct bench_ksyms {
 	typeof(op_ptr_to(get_kprobe)) get_kprobe;
 	typeof(op_ptr_to(wait_for_kprobe_optimizer)) wait_for_kprobe_optimizer;
 	typeof(op_ptr_to(vmalloc_nr_pages)) vmalloc_nr_pages;
+	typeof(op_ptr_to(_text)) _text;		/* where _text+N counts from */
 #ifdef CONFIG_X86
 	typeof(op_ptr_to(insn_decode)) insn_decode;
 #endif
@@ -147,6 +149,12 @@ int bench_module_candidates(struct bench_sites *s);
 int bench_drop_hot(struct bench_sites *cand, unsigned int *hot);
 int bench_choose(const char *text, const struct bench_sites *cand, unsigned int want,
 		 unsigned int hot, struct bench_sites *out);
+
+/* ---- events.c: for bench/events.sh, the trace events' rows ("events" lines) ---- */
+void bench_events_init(void);
+void bench_events_exit(void);
+/* Keep @s (emptied) for the script: the kernel-text scale sites. */
+void bench_events_keep_sites(struct bench_sites *s);
 
 /* ---- mem.c: memory in use ---- */
 

@@ -107,6 +107,7 @@ static const struct op_ksym bench_ksym_table[] = {
 	BENCH_KSYM(get_kprobe),
 	BENCH_KSYM(wait_for_kprobe_optimizer),
 	BENCH_KSYM(vmalloc_nr_pages),
+	{ .name = "_text", .slot = (void **)&bench_ksyms._text, .addr_only = true },
 #ifdef CONFIG_X86
 	BENCH_KSYM(insn_decode),
 #endif
@@ -179,12 +180,14 @@ static int __init bench_init(void)
 	}
 
 	bench_kprobes_restore();
+	bench_events_init();
 	pr_info("done failed=%u\n", ktap.failed);
 	return 0;
 }
 
 static void __exit bench_exit(void)
 {
+	bench_events_exit();
 }
 
 module_init(bench_init);

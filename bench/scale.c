@@ -169,7 +169,9 @@ static void bench_scale_text(struct ktap *ktap, const char *text, bool module)
 			bench_scale_print(text, bench_impl_name(bench_pass), nr, &r);
 	}
 	kvfree(subset);
-	if (bench_pass == BENCH_KPROBE)
+	if (bench_pass == BENCH_KPROBE && !module)
+		bench_events_keep_sites(chosen);	/* for bench/events.sh */
+	else if (bench_pass == BENCH_KPROBE)
 		bench_sites_free(chosen);
 }
 

@@ -268,51 +268,78 @@ EXPORT_SYMBOL_GPL(optprobe_unregister);
 /*
  * Enabling and disabling change the site's handler set like a register or
  * an unregister: through op_site_change(), flags and state together.
+ * Context: op_mutex held.
  */
-static int op_set_disabled(struct optprobe *p, bool disabled)
+static int op_probe_set_disabled(struct optprobe *p, struct op_site *site, bool disabled,
+				 struct list_head *unopt)
 {
+	int ret;
+
+	if (disabled)
+		op_site_drop_sole(site);
+	WRITE_ONCE(p->disabled, disabled);
+	site->nr_enabled += disabled ? -1 : 1;
+	ret = op_site_change(site, unopt);
+	if (ret) {
+		op_site_drop_sole(site);
+		WRITE_ONCE(p->disabled, true);
+		site->nr_enabled--;
+		op_site_change(site, unopt);
+	}
+	return ret;
+}
+
+/*
+ * Enable or disable @n probes.  The jumps that must go, go in one batch
+ * (op_sites_settle()), and one grace period covers the handlers of every
+ * probe disabled.  Return: 0, or the first probe's error.
+ */
+static int op_set_disabled(struct optprobe **ps, unsigned int n, bool disabled)
+{
+	unsigned int i, changed = 0;
 	struct op_site *site;
 	LIST_HEAD(unopt);
-	int ret = 0;
+	int ret = 0, err;
 
 	mutex_lock(&op_mutex);
-	site = op_site_of(p);
-	if (!site) {
-		ret = -EINVAL;
-	} else if (site->state == OP_ST_GONE) {
-		ret = -ENOENT;
-	} else if (p->disabled != disabled) {
-		if (disabled)
-			op_site_drop_sole(site);
-		WRITE_ONCE(p->disabled, disabled);
-		site->nr_enabled += disabled ? -1 : 1;
-		ret = op_site_change(site, &unopt);
-		if (ret) {
-			op_site_drop_sole(site);
-			WRITE_ONCE(p->disabled, true);
-			site->nr_enabled--;
-			op_site_change(site, &unopt);
+	for (i = 0; i < n; i++) {
+		site = op_site_of(ps[i]);
+		err = 0;
+		if (!site) {
+			err = -EINVAL;
+		} else if (site->state == OP_ST_GONE) {
+			err = -ENOENT;
+		} else if (ps[i]->disabled != disabled) {
+			err = op_probe_set_disabled(ps[i], site, disabled, &unopt);
+			changed += !err;
 		}
-		op_sites_settle(&unopt);
+		ret = ret ?: err;
 	}
+	op_sites_settle(&unopt);
 	op_unlock();
-	/* A handler that started before the probe was disabled has finished. */
-	if (!ret && disabled)
+	/* A handler that started before the probes were disabled has finished. */
+	if (changed && disabled)
 		synchronize_rcu();
 	return ret;
 }
 
 int optprobe_enable(struct optprobe *p)
 {
-	return op_set_disabled(p, false);
+	return op_set_disabled(&p, 1, false);
 }
 EXPORT_SYMBOL_GPL(optprobe_enable);
 
 int optprobe_disable(struct optprobe *p)
 {
-	return op_set_disabled(p, true);
+	return op_set_disabled(&p, 1, true);
 }
 EXPORT_SYMBOL_GPL(optprobe_disable);
+
+int optprobe_disable_many(struct optprobe **ps, unsigned int n)
+{
+	return op_set_disabled(ps, n, true);
+}
+EXPORT_SYMBOL_GPL(optprobe_disable_many);
 
 int optprobe_next_insn(const void *addr, void **next)
 {

@@ -602,6 +602,26 @@ int optretprobe_disable(struct optretprobe *rp)
 }
 EXPORT_SYMBOL_GPL(optretprobe_disable);
 
+int optretprobe_disable_many(struct optretprobe **rps, unsigned int n)
+{
+	struct optprobe **ps = kvmalloc_array(max(n, 1U), sizeof(*ps), GFP_KERNEL);
+	struct op_ret *ret;
+	unsigned int i, j = 0;
+	int err;
+
+	if (!ps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		ret = READ_ONCE(rps[i]->priv);
+		if (ret)
+			ps[j++] = &ret->entry;
+	}
+	err = optprobe_disable_many(ps, j);
+	kvfree(ps);
+	return j < n ? -EINVAL : err;
+}
+EXPORT_SYMBOL_GPL(optretprobe_disable_many);
+
 enum optprobe_mode optretprobe_mode(const struct optretprobe *rp)
 {
 	struct op_ret *ret = READ_ONCE(rp->priv);

@@ -233,6 +233,7 @@ void opev_exit(void)
 		return;
 	for (i = 0; i < ARRAY_SIZE(opev_devices); i++)
 		misc_deregister(&opev_devices[i]);
+	opev_events_flush();
 	opev_module_exit();
 	opev_errlog_clear();
 }

@@ -150,6 +150,9 @@ static void opev_hit(struct opev_event *ev, struct pt_regs *regs, unsigned long 
 	bool depth = !(preempt_count() & PREEMPT_MASK);
 	struct opev_file *f;
 
+	/* armed still, its last user gone (opev_disarm_fn()) */
+	if (list_empty(&ev->files) && !READ_ONCE(ev->perf_users))
+		return;
 	if (depth)
 		preempt_disable_notrace();
 	this_cpu_inc(*ev->nhit);
@@ -186,10 +189,22 @@ static int opev_return_entry(struct optretprobe *rp, struct pt_regs *regs, void 
 	return 0;
 }
 
+/*
+ * _text+N, as perf probe --definition writes a kernel location: an
+ * address in kernel text, in whatever function (kallsyms sizes _text as
+ * the bytes up to the next symbol, too few for an offset into it).
+ */
+static bool opev_text_relative(const struct opev_def *def)
+{
+	return def->symbol && !def->module && !strcmp(def->symbol, "_text");
+}
+
 /* A return probe's function, for its records; 0 if kallsyms does not know it. */
 static unsigned long opev_event_func(struct opev_event *ev)
 {
-	return ev->target ? op_ksyms.kallsyms_lookup_name(ev->target) : ev->def.addr;
+	if (ev->target)
+		return op_ksyms.kallsyms_lookup_name(ev->target);
+	return (unsigned long)ev->rprobe.addr;
 }
 
 /*
@@ -201,8 +216,12 @@ int opev_event_init_probe(struct opev_event *ev)
 {
 	unsigned int flags = OPTPROBE_F_DISABLED | OPTPROBE_F_QUIET;
 	const struct opev_def *def = &ev->def;
+	unsigned long addr = def->addr, offset = def->offset;
 
-	if (def->symbol) {
+	if (opev_text_relative(def)) {
+		addr = op_ksyms.kallsyms_lookup_name("_text") + offset;
+		offset = 0;
+	} else if (def->symbol) {
 		/* what kallsyms takes: "mod:sym" for a module's symbol */
 		if (def->module)
 			ev->target = kasprintf(GFP_KERNEL, "%s:%s", def->module, def->symbol);
@@ -213,14 +232,14 @@ int opev_event_init_probe(struct opev_event *ev)
 	}
 	if (!ev->is_return) {
 		ev->probe.symbol = ev->target;
-		ev->probe.addr = ev->target ? NULL : (void *)def->addr;
-		ev->probe.offset = def->offset;
+		ev->probe.addr = ev->target ? NULL : (void *)addr;
+		ev->probe.offset = offset;
 		ev->probe.pre_handler = opev_entry_hit;
 		ev->probe.flags = flags;
 		return 0;
 	}
 	ev->rprobe.symbol = ev->target;
-	ev->rprobe.addr = ev->target ? NULL : (void *)def->addr;
+	ev->rprobe.addr = ev->target ? NULL : (void *)addr;
 	ev->rprobe.entry_handler = opev_return_entry;
 	ev->rprobe.handler = opev_return_hit;
 	ev->rprobe.data_size = sizeof(unsigned long);
@@ -252,25 +271,85 @@ void opev_event_unregister(struct opev_event *ev)
 		optprobe_unregister(&ev->probe);
 }
 
-/* A pending event's probe is armed when its module comes (module.c). */
-static int opev_arm(struct opev_event *ev, bool on)
+static unsigned int opev_users(const struct opev_event *ev)
 {
-	if (ev->pending)
+	return ev->nr_files + ev->perf_users;
+}
+
+/*
+ * Under event_mutex: arm the probe of an event that has a user.  A
+ * pending event's is armed when its module comes (module.c); one whose
+ * last user went a moment ago is armed still (opev_disarm_fn()).
+ */
+static int opev_arm(struct opev_event *ev)
+{
+	int ret;
+
+	if (ev->pending || ev->armed)
 		return 0;
-	if (ev->is_return)
-		return on ? optretprobe_enable(&ev->rprobe) : optretprobe_disable(&ev->rprobe);
-	return on ? optprobe_enable(&ev->probe) : optprobe_disable(&ev->probe);
+	ret = ev->is_return ? optretprobe_enable(&ev->rprobe) : optprobe_enable(&ev->probe);
+	ev->armed = !ret;
+	return ret;
+}
+
+/*
+ * The last user of an event goes at once, and its probe is disarmed a
+ * moment later, together with every other event's whose users went
+ * meanwhile (optprobe_disable_many()): disabling a group of thousands of
+ * events would otherwise change text and wait for a grace period once
+ * for each.  Until then its hits record nothing (opev_hit()).
+ */
+static void opev_disarm_fn(struct work_struct *work)
+{
+	struct optretprobe **rps;
+	struct opev_event *ev;
+	struct optprobe **ps;
+	unsigned int n = 0, i = 0, j = 0;
+
+	mutex_lock(&opev_mutex);
+	mutex_lock(opev_event_mutex);
+	list_for_each_entry(ev, &opev_events, list)
+		n += ev->armed && !opev_users(ev);
+	ps = kvmalloc_array(max(n, 1U), sizeof(*ps), GFP_KERNEL);
+	rps = kvmalloc_array(max(n, 1U), sizeof(*rps), GFP_KERNEL);
+	list_for_each_entry(ev, &opev_events, list) {
+		if (!ev->armed || opev_users(ev))
+			continue;
+		ev->armed = false;
+		if (ps && rps && ev->is_return)
+			rps[j++] = &ev->rprobe;
+		else if (ps && rps)
+			ps[i++] = &ev->probe;
+		else if (ev->is_return)	/* no memory for batches: one at a time */
+			optretprobe_disable(&ev->rprobe);
+		else
+			optprobe_disable(&ev->probe);
+	}
+	if (ps && rps) {
+		optprobe_disable_many(ps, i);
+		optretprobe_disable_many(rps, j);
+	}
+	mutex_unlock(opev_event_mutex);
+	mutex_unlock(&opev_mutex);
+	kvfree(ps);
+	kvfree(rps);
+}
+
+static DECLARE_WORK(opev_disarm_work, opev_disarm_fn);
+
+/* optprobe's unload: no disarming left to do, nor running. */
+void opev_events_flush(void)
+{
+	flush_work(&opev_disarm_work);
 }
 
 /* Under event_mutex: the users of the event change. */
 static int opev_users_changed(struct opev_event *ev, int delta)
 {
-	unsigned int before = ev->nr_files + ev->perf_users - (delta > 0);
-
-	if (delta > 0 && !before)
-		return opev_arm(ev, true);
-	if (delta < 0 && !(ev->nr_files + ev->perf_users))
-		return opev_arm(ev, false);
+	if (delta > 0 && opev_users(ev) == 1)
+		return opev_arm(ev);
+	if (delta < 0 && !opev_users(ev))
+		schedule_work(&opev_disarm_work);
 	return 0;
 }
 
@@ -281,7 +360,7 @@ static int opev_users_changed(struct opev_event *ev, int delta)
 int opev_event_unpend_locked(struct opev_event *ev)
 {
 	ev->pending = false;
-	return ev->nr_files + ev->perf_users ? opev_arm(ev, true) : 0;
+	return opev_users(ev) ? opev_arm(ev) : 0;
 }
 
 static int opev_file_add(struct opev_event *ev, struct trace_event_file *file)

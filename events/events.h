@@ -93,6 +93,8 @@ struct opev_file {
  * @pending:	its module (MOD:SYM) is not live: the probe is not
  *		registered, and module.c registers it when the module comes;
  *		changed under opev_mutex and event_mutex both
+ * @armed:	the probe is enabled: from its first user on, until a moment
+ *		after its last (event.c's opev_disarm_fn()); under event_mutex
  */
 struct opev_event {
 	struct list_head list;
@@ -120,6 +122,7 @@ struct opev_event {
 	bool added;
 	bool in_batch;
 	bool pending;
+	bool armed;
 };
 
 /* The record's head: the kernel's kprobe and kretprobe events' own. */
@@ -163,6 +166,7 @@ enum optprobe_mode opev_event_mode(struct opev_event *ev);
 unsigned long opev_event_missed(struct opev_event *ev);
 const char *opev_event_reason(struct opev_event *ev);
 int opev_events_init(void);
+void opev_events_flush(void);
 
 /* module.c */
 bool opev_module_absent(const char *name);

@@ -79,6 +79,7 @@ static void opev_module_going(struct module *mod)
 		/* first, so that enabling it meanwhile arms nothing */
 		mutex_lock(opev_event_mutex);
 		ev->pending = true;
+		ev->armed = false;
 		mutex_unlock(opev_event_mutex);
 		opev_event_unregister(ev);
 	}

@@ -268,6 +268,21 @@ int optprobe_enable(struct optprobe *p);
 int optprobe_disable(struct optprobe *p);
 
 /**
+ * optprobe_disable_many() - disarm many probes at once
+ * @ps:	registered probes
+ * @n:	how many
+ *
+ * As optprobe_disable() on each, with the text changes of all in one
+ * batch and one wait for the handlers already running: for an interface
+ * that disables thousands of probes at once.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or the error of the first probe that failed (the others are
+ * disabled all the same).
+ */
+int optprobe_disable_many(struct optprobe **ps, unsigned int n);
+
+/**
  * optprobe_mode() - how a probe is armed now
  * @p:	a registered probe
  *
@@ -512,6 +527,19 @@ int optretprobe_enable(struct optretprobe *rp);
  * Return: 0; -EINVAL if @rp is not registered; -ENOENT if its module is gone.
  */
 int optretprobe_disable(struct optretprobe *rp);
+
+/**
+ * optretprobe_disable_many() - disarm many return probes at once
+ * @rps:	registered return probes
+ * @n:		how many
+ *
+ * As optprobe_disable_many(), for return probes.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -ENOMEM; -EINVAL if one is not registered (the others are
+ * disabled all the same); or optprobe_disable_many()'s error.
+ */
+int optretprobe_disable_many(struct optretprobe **rps, unsigned int n);
 
 /**
  * optretprobe_mode() - how the entry side of a return probe is armed

@@ -18,7 +18,7 @@ check() { # check NAME COMMAND...
 	n=$((n + 1))
 	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
 }
-PLAN=35
+PLAN=36
 echo "KTAP version 1"
 echo "1..$PLAN"
 mount -t tracefs nodev $T 2>/dev/null
@@ -62,6 +62,16 @@ check hist_counts grep -q '{ count:          7 } hitcount:          5' $G/ev_rea
 check profile_counts awk '$1 == "ev_read" && $2 >= 5 { ok = 1 } END { exit !ok }' \
 	/dev/optprobe_profile
 echo '!hist:keys=count if comm == "dd"' > $G/ev_read/trigger
+# the last user gone, the probes are disarmed a moment later, together
+disarmed() {
+	local i
+	for i in 1 2 3 4 5; do
+		[ "$(awk '$4 == "disabled"' /dev/optprobe_profile | wc -l)" = 2 ] && return 0
+		sleep 1
+	done
+	return 1
+}
+check disabled_events_disarmed disarmed
 
 check unknown_symbol_enoent [ "$(write_err 'p:bad1 no_such_symbol_xyz')" = \
 	"No such file or directory" ]

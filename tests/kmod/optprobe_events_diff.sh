@@ -8,7 +8,8 @@
 # must have printed exactly what kN printed, line for line, apart from
 # the event's name.  Covers every fetch-argument form and type the
 # kernel takes on both series, entry and return probes, at a function's
-# entry and inside it, in kernel and module text.  Entry events run side by side in one workload
+# entry and inside it (also written as _text+N), in kernel and module
+# text.  Entry events run side by side in one workload
 # (pointers and stack addresses are the same then); return events in two,
 # the kernel's alone and then optprobe's: two return hooks on one call
 # each see the other's trampoline as the return address (the kernel's
@@ -62,6 +63,9 @@ for off in $(seq 16 64); do
 		break
 	fi
 done
+# The same instruction as _text+N, as perf probe --definition writes it
+addr() { sed -n "s/^\([0-9a-f]*\) [tT] $1\$/\1/p" /proc/kallsyms | head -1; }
+text_off=$((0x$(addr vfs_read) + inside - 0x$(addr _text)))
 # KIND LOCATION ARGS, one per line; KIND p: at an ftrace site, where
 # both run side by side; i: inside (each alone, a kernel kprobe and
 # optprobe's breakpoint do not share one); r: return (each alone)
@@ -79,6 +83,7 @@ p vfs_read d=+0($A1):x64 d8=+8($A1):x32 dn=-8(+16($A1)):x64
 p vfs_read u=+u0($A2):x8 us=+u0($A2):ustring
 p vfs_read st=\$stack st0=\$stack0 st1=\$stack1:x64 sp=%$SP
 i vfs_read+$inside c=%$R3 comm=\$comm
+i _text+$text_off c=%$R3
 i $MOD:optprobe_target_events_fn x=$A1:s64 xx=$A1:x16 comm=\$comm
 r $MOD:optprobe_target_events_fn ret=\$retval:s64
 r vfs_read ret=\$retval:s64

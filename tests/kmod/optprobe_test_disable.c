@@ -3,7 +3,7 @@
  * optprobe_disable() stops a probe's handlers and optprobe_enable()
  * resumes them, with the mode following; a disabled probe keeps its place
  * among the probes on its address; OPTPROBE_F_DISABLED registers a probe
- * disarmed.  Checked at a function's entry (ftrace) and inside it
+ * disarmed; optprobe_disable_many() disables the probes it is given.  Checked at a function's entry (ftrace) and inside it
  * (breakpoint).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -167,13 +167,56 @@ static void check_flag_alone(struct ktap *t, const char *where, unsigned long ad
 		optprobe_unregister(&a.p);
 }
 
-#define SITE_CHECKS	(4 + 7 + 2)
+/* optprobe_disable_many(): the probes given, together; one not registered is reported. */
+static void check_many(struct ktap *t, const char *where, unsigned long addr)
+{
+	struct test_log_probe a, b, c, never = {};
+	char name[TEST_NAME_LEN];
+	struct optprobe *ps[3];
+	int ra, rb, rc, ret;
+	bool ok;
+
+	ra = test_log_register(&a, &log, 'A', addr, true, 0);
+	rb = test_log_register(&b, &log, 'B', addr, true, 0);
+	rc = test_log_register(&c, &log, 'C', addr, true, 0);
+	optprobe_sync();
+	ps[0] = &a.p;
+	ps[1] = &c.p;
+	ret = optprobe_disable_many(ps, 2);
+	ok = call_target(1);
+	ktap_check(t, !ra && !rb && !rc && !ret && ok && !strcmp(log.pre, "B") &&
+		   optprobe_mode(&a.p) == OPTPROBE_MODE_DISABLED &&
+		   optprobe_mode(&c.p) == OPTPROBE_MODE_DISABLED,
+		   test_name(name, where, "many_disabled_the_other_fires"),
+		   "register %d %d %d, disable %d; ran %s; modes %s %s", ra, rb, rc, ret, log.pre,
+		   test_mode_name(optprobe_mode(&a.p)), test_mode_name(optprobe_mode(&c.p)));
+
+	ps[0] = &never.p;
+	ps[1] = &b.p;
+	ps[2] = &a.p;
+	ret = optprobe_disable_many(ps, 3);
+	ok = call_target(1);
+	ktap_check(t, ret == -EINVAL && ok && !log.npre &&
+		   optprobe_mode(&b.p) == OPTPROBE_MODE_DISABLED,
+		   test_name(name, where, "many_with_one_unregistered_disables_the_rest"),
+		   "disable %d; ran %s; mode %s", ret, log.pre,
+		   test_mode_name(optprobe_mode(&b.p)));
+	if (!ra)
+		optprobe_unregister(&a.p);
+	if (!rb)
+		optprobe_unregister(&b.p);
+	if (!rc)
+		optprobe_unregister(&c.p);
+}
+
+#define SITE_CHECKS	(4 + 7 + 2 + 2)
 
 static void check_site(struct ktap *t, const char *where, unsigned long addr)
 {
 	check_alone(t, where, addr);
 	check_aggregate(t, where, addr);
 	check_flag_alone(t, where, addr);
+	check_many(t, where, addr);
 }
 
 static int __init test_disable_init(void)
