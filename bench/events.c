@@ -14,8 +14,8 @@
  *		implementation's optimizer has nothing left to do
  *		(optprobe_sync(), wait_for_kprobe_optimizer())
  *   hit_ns	write anything: time gcd() as the hit rows do (bench_time():
- *		the median of runs loops of n calls); read: "CALLS NS", the
- *		calls made and the median loop's ns
+ *		the median of runs loops of n calls); read: "CALLS N NS", the
+ *		calls made, n, and the median loop's ns
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -81,7 +81,8 @@ static const struct file_operations sync_fops = {
 
 static int hit_ns_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "%lu %llu\n", bench_events_timing.calls, bench_events_timing.ns);
+	seq_printf(m, "%lu %u %llu\n", bench_events_timing.calls, bench_events_timing.n,
+		   bench_events_timing.ns);
 	return 0;
 }
 

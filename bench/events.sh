@@ -83,14 +83,14 @@ fi
 S=$(cat $B/hit_site)
 # hit IMPL GROUP FILE PROFILE: one row; the event counts every call
 hit() {
-	local impl=$1 grp=$2 file=$3 profile=$4 calls ns hits=0 mode=none
+	local impl=$1 grp=$2 file=$3 profile=$4 calls loop ns hits=0 mode=none
 	if [ "$impl" != none ]; then
 		echo "p:$grp/bench_hit $S $ARGS" >> "$file" || return 1
 		echo 1 > $T/events/$grp/bench_hit/enable
 		echo "$impl" > $B/sync
 	fi
 	echo 1 > $B/hit_ns
-	read -r calls ns < $B/hit_ns
+	read -r calls loop ns < $B/hit_ns
 	if [ "$impl" != none ]; then
 		hits=$(awk '$1 == "bench_hit" { print $2 }' "$profile")
 		mode=$(awk '$1 == "bench_hit" { print $4 }' "$profile")
@@ -99,7 +99,7 @@ hit() {
 		echo 0 > $T/events/$grp/bench_hit/enable
 		echo "-:$grp/bench_hit" >> "$file"
 	fi
-	echo "optprobe_bench: events kind=hit impl=$impl site=$S mode=$mode calls=$calls hits=$hits ns=$ns"
+	echo "optprobe_bench: events kind=hit impl=$impl site=$S mode=$mode calls=$calls n=$loop hits=$hits ns=$ns"
 	# gcd() runs elsewhere too: at least every call of the loop
 	[ "$impl" = none ] || [ "$hits" -ge "$calls" ]
 }
