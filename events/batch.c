@@ -225,72 +225,60 @@ static int opev_batch_line(struct opev_batch *b, char *line)
  */
 static int opev_batch_register(struct opev_batch *b)
 {
-	struct optretprobe **rps;
 	struct opev_event *ev, *bad;
-	struct optprobe **ps;
-	unsigned int i = 0, j = 0, failed;
-	int ret = -ENOMEM;
+	struct opev_probes pr;
+	unsigned int failed;
+	int ret;
 
-	ps = kvmalloc_array(max(b->nr_entries, 1U), sizeof(*ps), GFP_KERNEL);
-	rps = kvmalloc_array(max(b->nr_returns, 1U), sizeof(*rps), GFP_KERNEL);
-	if (!ps || !rps)
-		goto out;
-	list_for_each_entry(ev, &b->adds, list) {
-		if (ev->pending)
-			continue;
-		if (ev->is_return)
-			rps[j++] = &ev->rprobe;
-		else
-			ps[i++] = &ev->probe;
-	}
-	ret = optprobe_register_batch(ps, i, &failed);
+	ret = opev_probes_alloc(&pr, b->nr_entries + b->nr_returns);
+	if (ret)
+		return ret;
+	list_for_each_entry(ev, &b->adds, list)
+		if (!ev->pending)
+			opev_probes_add(&pr, ev);
+	ret = optprobe_register_batch(pr.ps, pr.nr_ps, &failed);
 	if (ret) {
-		bad = container_of(ps[failed], struct opev_event, probe);
+		bad = container_of(pr.ps[failed], struct opev_event, probe);
 		goto log;
 	}
-	ret = optretprobe_register_batch(rps, j, &failed);
+	ret = optretprobe_register_batch(pr.rps, pr.nr_rps, &failed);
 	if (ret) {
-		optprobe_unregister_many(ps, i);
-		bad = container_of(rps[failed], struct opev_event, rprobe);
+		optprobe_unregister_many(pr.ps, pr.nr_ps);
+		bad = container_of(pr.rps[failed], struct opev_event, rprobe);
 		goto log;
 	}
 	goto out;
 log:
 	opev_log_error(bad->text, bad->def.loc_column, opev_error_text(opev_err_of_errno(ret)));
 out:
-	kvfree(ps);
-	kvfree(rps);
+	opev_probes_free(&pr);
 	return ret;
 }
 
 /* Unregister the probes of the events on @head, in two batches. */
 static void opev_unregister(struct list_head *head)
 {
-	struct optretprobe **rps;
+	struct opev_probes pr;
 	struct opev_event *ev;
-	struct optprobe **ps;
-	unsigned int n = 0, i = 0, j = 0;
+	unsigned int n = 0;
+	bool batch;
 
 	list_for_each_entry(ev, head, list)
 		n++;
-	ps = kvmalloc_array(max(n, 1U), sizeof(*ps), GFP_KERNEL);
-	rps = kvmalloc_array(max(n, 1U), sizeof(*rps), GFP_KERNEL);
+	batch = !opev_probes_alloc(&pr, n);
 	list_for_each_entry(ev, head, list) {
 		if (ev->pending)
 			continue;
-		if (!ps || !rps)
-			opev_event_unregister(ev);	/* no memory for batches */
-		else if (ev->is_return)
-			rps[j++] = &ev->rprobe;
+		if (batch)
+			opev_probes_add(&pr, ev);
 		else
-			ps[i++] = &ev->probe;
+			opev_event_unregister(ev);	/* no memory for batches */
 	}
-	if (ps && rps) {
-		optprobe_unregister_many(ps, i);
-		optretprobe_unregister_many(rps, j);
+	if (batch) {
+		optprobe_unregister_many(pr.ps, pr.nr_ps);
+		optretprobe_unregister_many(pr.rps, pr.nr_rps);
+		opev_probes_free(&pr);
 	}
-	kvfree(ps);
-	kvfree(rps);
 }
 
 /*

@@ -10,9 +10,10 @@
  *
  * The probe is registered with the definition, disarmed; the event's
  * first user (a tracefs instance enabling it, or a perf event) arms it,
- * the last one disarms it.  Those come through the class's reg(), under
- * the kernel's event_mutex: the hit path walks the enabled instances'
- * files under RCU.
+ * and a moment after the last one goes, a work item disarms it with the
+ * others whose users went meanwhile, in one batch.  Users come and go
+ * through the class's reg(), under the kernel's event_mutex: the hit
+ * path walks the enabled instances' files under RCU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +22,7 @@
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "events.h"
 #include "ksyms.h"
@@ -271,6 +273,35 @@ void opev_event_unregister(struct opev_event *ev)
 		optprobe_unregister(&ev->probe);
 }
 
+/* Room for the probes of @n events.  Return: 0, or -ENOMEM. */
+int opev_probes_alloc(struct opev_probes *pr, unsigned int n)
+{
+	pr->ps = kvmalloc_array(max(n, 1U), sizeof(*pr->ps), GFP_KERNEL);
+	pr->rps = kvmalloc_array(max(n, 1U), sizeof(*pr->rps), GFP_KERNEL);
+	pr->nr_ps = 0;
+	pr->nr_rps = 0;
+	if (pr->ps && pr->rps)
+		return 0;
+	opev_probes_free(pr);
+	return -ENOMEM;
+}
+
+void opev_probes_add(struct opev_probes *pr, struct opev_event *ev)
+{
+	if (ev->is_return)
+		pr->rps[pr->nr_rps++] = &ev->rprobe;
+	else
+		pr->ps[pr->nr_ps++] = &ev->probe;
+}
+
+void opev_probes_free(struct opev_probes *pr)
+{
+	kvfree(pr->ps);
+	kvfree(pr->rps);
+	pr->ps = NULL;
+	pr->rps = NULL;
+}
+
 static unsigned int opev_users(const struct opev_event *ev)
 {
 	return ev->nr_files + ev->perf_users;
@@ -301,38 +332,34 @@ static int opev_arm(struct opev_event *ev)
  */
 static void opev_disarm_fn(struct work_struct *work)
 {
-	struct optretprobe **rps;
+	struct opev_probes pr;
 	struct opev_event *ev;
-	struct optprobe **ps;
-	unsigned int n = 0, i = 0, j = 0;
+	unsigned int n = 0;
+	bool batch;
 
 	mutex_lock(&opev_mutex);
 	mutex_lock(opev_event_mutex);
 	list_for_each_entry(ev, &opev_events, list)
 		n += ev->armed && !opev_users(ev);
-	ps = kvmalloc_array(max(n, 1U), sizeof(*ps), GFP_KERNEL);
-	rps = kvmalloc_array(max(n, 1U), sizeof(*rps), GFP_KERNEL);
+	batch = !opev_probes_alloc(&pr, n);
 	list_for_each_entry(ev, &opev_events, list) {
 		if (!ev->armed || opev_users(ev))
 			continue;
 		ev->armed = false;
-		if (ps && rps && ev->is_return)
-			rps[j++] = &ev->rprobe;
-		else if (ps && rps)
-			ps[i++] = &ev->probe;
+		if (batch)
+			opev_probes_add(&pr, ev);
 		else if (ev->is_return)	/* no memory for batches: one at a time */
 			optretprobe_disable(&ev->rprobe);
 		else
 			optprobe_disable(&ev->probe);
 	}
-	if (ps && rps) {
-		optprobe_disable_many(ps, i);
-		optretprobe_disable_many(rps, j);
+	if (batch) {
+		optprobe_disable_many(pr.ps, pr.nr_ps);
+		optretprobe_disable_many(pr.rps, pr.nr_rps);
+		opev_probes_free(&pr);
 	}
 	mutex_unlock(opev_event_mutex);
 	mutex_unlock(&opev_mutex);
-	kvfree(ps);
-	kvfree(rps);
 }
 
 static DECLARE_WORK(opev_disarm_work, opev_disarm_fn);

@@ -137,6 +137,19 @@ struct opev_return_head {
 	unsigned long ret_ip;
 };
 
+/**
+ * struct opev_probes - the probes of many events, by kind, for the batch calls
+ * @ps:		entry probes
+ * @rps:	return probes
+ * @nr_ps:	how many in @ps
+ * @nr_rps:	how many in @rps
+ */
+struct opev_probes {
+	struct optprobe **ps;
+	struct optretprobe **rps;
+	unsigned int nr_ps, nr_rps;
+};
+
 extern struct mutex opev_mutex;
 extern struct mutex *opev_event_mutex;
 extern struct list_head opev_events;
@@ -157,6 +170,9 @@ int opev_event_layout(struct opev_event *ev, int *err_code, unsigned int *column
 int opev_event_init_probe(struct opev_event *ev);
 int opev_event_register(struct opev_event *ev);
 void opev_event_unregister(struct opev_event *ev);
+int opev_probes_alloc(struct opev_probes *pr, unsigned int n);
+void opev_probes_add(struct opev_probes *pr, struct opev_event *ev);
+void opev_probes_free(struct opev_probes *pr);
 int opev_event_unpend_locked(struct opev_event *ev);
 int opev_event_add_locked(struct opev_event *ev);
 int opev_event_busy(struct opev_event *ev);
