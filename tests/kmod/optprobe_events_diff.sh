@@ -46,12 +46,15 @@ if echo 'p:kprobes/argt vfs_read a=$arg1' >> $T/kprobe_events 2> /dev/null; then
 else
 	A1=%$R1 A2=%$R2 A3=%$R3
 fi
-# The module's function: dd writing N to its parameter calls it with N
+# The module's function: dd writing N to its parameter calls it with N,
+# reading N from a file of its own (a pipe's file, shared with the shell,
+# would change under the entry events' dereferences of $arg1 meanwhile)
 MOD=optprobe_target_events
+for x in 1 2 3; do echo $x > /tmp/call$x; done
 module_calls() {
 	local x
 	for x in 1 2 3; do
-		echo $x | dd of=/sys/module/$MOD/parameters/call 2> /dev/null
+		dd if=/tmp/call$x of=/sys/module/$MOD/parameters/call 2> /dev/null
 	done
 }
 # An instruction the kernel's kprobes take, well past the entry's site
