@@ -63,8 +63,10 @@ static ssize_t sync_write(struct file *file, const char __user *ubuf, size_t cou
 {
 	char buf[16];
 
-	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
+	if (count >= sizeof(buf))
 		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
 	buf[count] = '\0';
 	if (sysfs_streq(buf, "optprobe"))
 		optprobe_sync();

@@ -280,12 +280,12 @@ static int op_probe_set_disabled(struct optprobe *p, struct op_site *site, bool 
 	WRITE_ONCE(p->disabled, disabled);
 	site->nr_enabled += disabled ? -1 : 1;
 	ret = op_site_change(site, unopt);
-	if (ret) {
-		op_site_drop_sole(site);
-		WRITE_ONCE(p->disabled, true);
-		site->nr_enabled--;
-		op_site_change(site, unopt);
-	}
+	if (!ret || disabled)
+		return 0;	/* disabled all the same: the site's trouble is another's */
+	op_site_drop_sole(site);
+	WRITE_ONCE(p->disabled, true);
+	site->nr_enabled--;
+	op_site_change(site, unopt);
 	return ret;
 }
 

@@ -320,6 +320,9 @@ static int opev_arm(struct opev_event *ev)
 		return 0;
 	ret = ev->is_return ? optretprobe_enable(&ev->rprobe) : optprobe_enable(&ev->probe);
 	ev->armed = !ret;
+	/* its module going, about to make it pending (module.c) */
+	if (ret == -ENOENT && ev->def.module)
+		return 0;
 	return ret;
 }
 
@@ -345,7 +348,6 @@ static void opev_disarm_fn(struct work_struct *work)
 	list_for_each_entry(ev, &opev_events, list) {
 		if (!ev->armed || opev_users(ev))
 			continue;
-		ev->armed = false;
 		if (batch)
 			opev_probes_add(&pr, ev);
 		else if (ev->is_return)	/* no memory for batches: one at a time */
@@ -358,6 +360,11 @@ static void opev_disarm_fn(struct work_struct *work)
 		optretprobe_disable_many(pr.rps, pr.nr_rps);
 		opev_probes_free(&pr);
 	}
+	/* armed still where disabling failed: the next user to go tries again */
+	list_for_each_entry(ev, &opev_events, list)
+		if (ev->armed && !opev_users(ev))
+			ev->armed = opev_event_mode(ev) != OPTPROBE_MODE_DISABLED &&
+				    opev_event_mode(ev) != OPTPROBE_MODE_GONE;
 	mutex_unlock(opev_event_mutex);
 	mutex_unlock(&opev_mutex);
 }
@@ -373,8 +380,8 @@ void opev_events_flush(void)
 /* Under event_mutex: the users of the event change. */
 static int opev_users_changed(struct opev_event *ev, int delta)
 {
-	if (delta > 0 && opev_users(ev) == 1)
-		return opev_arm(ev);
+	if (delta > 0)
+		return opev_arm(ev);	/* nothing to do if armed */
 	if (delta < 0 && !opev_users(ev))
 		schedule_work(&opev_disarm_work);
 	return 0;

@@ -30,7 +30,7 @@ bool opev_module_absent(const char *name)
 	/* the module stays while preemption is off (find_module()'s rule) */
 	preempt_disable();
 	mod = op_ksyms.find_module(name);
-	absent = !mod || mod->state != MODULE_STATE_LIVE;
+	absent = !mod || READ_ONCE(mod->state) != MODULE_STATE_LIVE;
 	preempt_enable();
 	return absent;
 }
@@ -67,21 +67,43 @@ static void opev_module_live(struct module *mod)
 	mutex_unlock(&opev_mutex);
 }
 
-/* @mod goes: its events' probes are unregistered, and the events pending again. */
+/*
+ * @mod goes: its events are pending again (first, so that enabling one
+ * meanwhile arms nothing), and their probes are unregistered, in batches.
+ */
 static void opev_module_going(struct module *mod)
 {
 	struct opev_event *ev;
+	struct opev_probes pr;
+	unsigned int n = 0;
+	bool batch;
 
 	mutex_lock(&opev_mutex);
+	list_for_each_entry(ev, &opev_events, list)
+		n += !ev->pending && opev_of_module(ev, mod);
+	batch = !opev_probes_alloc(&pr, n);
+	mutex_lock(opev_event_mutex);
 	list_for_each_entry(ev, &opev_events, list) {
 		if (ev->pending || !opev_of_module(ev, mod))
 			continue;
-		/* first, so that enabling it meanwhile arms nothing */
-		mutex_lock(opev_event_mutex);
 		ev->pending = true;
 		ev->armed = false;
-		mutex_unlock(opev_event_mutex);
-		opev_event_unregister(ev);
+		if (batch)
+			opev_probes_add(&pr, ev);
+	}
+	mutex_unlock(opev_event_mutex);
+	if (batch) {
+		optprobe_unregister_many(pr.ps, pr.nr_ps);
+		optretprobe_unregister_many(pr.rps, pr.nr_rps);
+		opev_probes_free(&pr);
+	} else {
+		/*
+		 * No memory for batches: one at a time (OPTPROBE_F_QUIET: the
+		 * probes of those pending before were never registered).
+		 */
+		list_for_each_entry(ev, &opev_events, list)
+			if (opev_of_module(ev, mod))
+				opev_event_unregister(ev);
 	}
 	mutex_unlock(&opev_mutex);
 }
