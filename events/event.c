@@ -99,7 +99,7 @@ static void opev_record_trace(struct opev_event *ev, struct trace_event_file *fi
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	dsize = opev_fetch_dynamic_size(ev, regs);
+	dsize = ev->strings ? opev_fetch_dynamic_size(ev, regs) : 0;
 	rec = trace_event_buffer_reserve(&fbuffer, file, ev->fixed_size + dsize);
 	if (!rec)
 		return;
@@ -121,7 +121,7 @@ static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
 
 	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
-	dsize = opev_fetch_dynamic_size(ev, regs);
+	dsize = ev->strings ? opev_fetch_dynamic_size(ev, regs) : 0;
 	/* the u32 perf puts before the record, then u64 alignment */
 	size = ALIGN(ev->fixed_size + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	rec = perf_trace_buf_alloc(size, NULL, &rctx);
@@ -540,6 +540,7 @@ int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
 			f->symbol_addr += a->value;
 		}
 		offset += f->size * f->count;
+		ev->strings |= f->string;
 	}
 	ev->fixed_size = offset;
 	return opev_event_prepare(ev);

@@ -75,6 +75,7 @@ struct opev_file {
  * @args:	@def's arguments
  * @fields:	where each goes in a record
  * @fixed_size:	bytes of a record before its strings
+ * @strings:	it has string fields, measured at each hit
  * @is_return:	a return probe
  * @target:	what the probe's symbol is: "SYM", or "MOD:SYM"; NULL for an
  *		address
@@ -105,6 +106,7 @@ struct opev_event {
 	struct opev_arg *args;
 	struct opev_field *fields;
 	unsigned int fixed_size;
+	bool strings;
 	bool is_return;
 	char *target;
 	unsigned long func;

@@ -271,5 +271,6 @@ void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
 		pos += len;
 	}
 	/* strings shorter than when measured: no stale bytes in the record */
-	memset(rec + pos, 0, ev->fixed_size + dyn_size - pos);
+	if (pos < ev->fixed_size + dyn_size)
+		memset(rec + pos, 0, ev->fixed_size + dyn_size - pos);
 }
