@@ -3,8 +3,8 @@
  * optprobe_disable() stops a probe's handlers and optprobe_enable()
  * resumes them, with the mode following; a disabled probe keeps its place
  * among the probes on its address; OPTPROBE_F_DISABLED registers a probe
- * disarmed; optprobe_disable_many() disables the probes it is given.  Checked at a function's entry (ftrace) and inside it
- * (breakpoint).
+ * disarmed; optprobe_disable_many() disables the probes it is given.
+ * Checked at a function's entry (ftrace) and inside it (breakpoint).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
