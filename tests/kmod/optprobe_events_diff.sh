@@ -213,6 +213,7 @@ while [ $i -lt "$n" ]; do
 		echo "#   kernel:   $(head -1 /tmp/k$i) ($(wc -l < /tmp/k$i) lines)"
 		echo "#   optprobe: $(head -1 /tmp/o$i) ($(wc -l < /tmp/o$i) lines)"
 		grep -a -m2 "[ko]$i:" $T/trace | sed 's/^/#   /'
+		diff /tmp/k$i /tmp/o$i | head -6 | cut -c1-300 | sed 's/^/#   diff: /'
 	fi
 done
 echo > $T/kprobe_events || echo "# kprobe_events not emptied"
