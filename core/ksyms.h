@@ -35,6 +35,12 @@
 #include "wrap-execmem.h"
 #include "ksyms-arch.h"
 
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#include <linux/btf.h>
+/* kernel/trace/trace_btf.h's: the function's BTF_KIND_FUNC_PROTO, a reference on *@btf_p */
+const struct btf_type *btf_find_func_proto(const char *func_name, struct btf **btf_p);
+#endif
+
 struct op_ksyms {
 	/* found through a kprobe, then used to find the others */
 	typeof(op_ptr_to(kallsyms_lookup_name)) kallsyms_lookup_name;
@@ -59,6 +65,13 @@ struct op_ksyms {
 	typeof(op_ptr_to(ct_nmi_exit)) ct_nmi_exit;
 	/* whether a MOD:SYM event's module is there (events/module.c) */
 	typeof(op_ptr_to(find_module)) find_module;
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	/* functions' prototypes from BTF, as kprobe events type arguments (events/btf.c) */
+	typeof(op_ptr_to(btf_find_func_proto)) btf_find_func_proto;
+	typeof(op_ptr_to(btf_type_skip_modifiers)) btf_type_skip_modifiers;
+	typeof(op_ptr_to(btf_name_by_offset)) btf_name_by_offset;
+	typeof(op_ptr_to(btf_put)) btf_put;
+#endif
 	struct op_arch_ksyms arch;
 };
 

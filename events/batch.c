@@ -209,7 +209,7 @@ static int opev_batch_line(struct opev_batch *b, char *line)
 		return 0;
 	b->def.args = b->args;
 	b->def.buf = b->buf;
-	if (opev_parse(line, &b->def, opev_this_arch(), &err)) {
+	if (opev_parse(line, &b->def, opev_this_arch(), opev_kernel(), &err)) {
 		opev_log_error(line, err.column, opev_error_text(err.code));
 		return -EINVAL;
 	}

@@ -77,8 +77,9 @@ void opev_event_free(struct opev_event *ev)
 }
 
 /* A record's head, then its arguments (@dsize bytes of strings after them). */
-static void opev_fill(struct opev_event *ev, struct pt_regs *regs, void *rec,
-		      unsigned int dsize, unsigned long ip, unsigned long ret_ip)
+static void opev_fill(struct opev_event *ev, struct pt_regs *regs,
+		      const unsigned long *args, void *rec, unsigned int dsize,
+		      unsigned long ip, unsigned long ret_ip)
 {
 	if (ev->is_return) {
 		((struct opev_return_head *)rec)->func = ip;
@@ -86,12 +87,13 @@ static void opev_fill(struct opev_event *ev, struct pt_regs *regs, void *rec,
 	} else {
 		((struct opev_entry_head *)rec)->ip = ip;
 	}
-	opev_fetch_store(ev, regs, rec, dsize);
+	opev_fetch_store(ev, regs, args, rec, dsize);
 }
 
 /* Reserve, fill and commit one record in @file's ring buffer. */
 static void opev_record_trace(struct opev_event *ev, struct trace_event_file *file,
-			      struct pt_regs *regs, unsigned long ip, unsigned long ret_ip)
+			      struct pt_regs *regs, const unsigned long *args,
+			      unsigned long ip, unsigned long ret_ip)
 {
 	struct trace_event_buffer fbuffer;
 	unsigned int dsize;
@@ -99,19 +101,20 @@ static void opev_record_trace(struct opev_event *ev, struct trace_event_file *fi
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	dsize = ev->strings ? opev_fetch_dynamic_size(ev, regs) : 0;
+	dsize = ev->strings ? opev_fetch_dynamic_size(ev, regs, args) : 0;
 	rec = trace_event_buffer_reserve(&fbuffer, file, ev->fixed_size + dsize);
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
-	opev_fill(ev, regs, rec, dsize, ip, ret_ip);
+	opev_fill(ev, regs, args, rec, dsize, ip, ret_ip);
 	trace_event_buffer_commit(&fbuffer);
 }
 
 #ifdef CONFIG_PERF_EVENTS
 /* The record for perf and for BPF programs attached to the event. */
 static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
-			     unsigned long ip, unsigned long ret_ip)
+			     const unsigned long *args, unsigned long ip,
+			     unsigned long ret_ip)
 {
 	struct trace_event_call *call = &ev->call;
 	struct hlist_head *head = this_cpu_ptr(call->perf_events);
@@ -121,7 +124,7 @@ static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
 
 	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
-	dsize = ev->strings ? opev_fetch_dynamic_size(ev, regs) : 0;
+	dsize = ev->strings ? opev_fetch_dynamic_size(ev, regs, args) : 0;
 	/* the u32 perf puts before the record, then u64 alignment */
 	size = ALIGN(ev->fixed_size + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	rec = perf_trace_buf_alloc(size, NULL, &rctx);
@@ -129,18 +132,23 @@ static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
 		return;
 	/* the alignment's padding (opev_fill() clears what strings leave) */
 	memset(rec + ev->fixed_size + dsize, 0, size - ev->fixed_size - dsize);
-	opev_fill(ev, regs, rec, dsize, ip, ret_ip);
+	opev_fill(ev, regs, args, rec, dsize, ip, ret_ip);
 	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
 }
 #else
 static void opev_record_perf(struct opev_event *ev, struct pt_regs *regs,
-			     unsigned long ip, unsigned long ret_ip)
+			     const unsigned long *args, unsigned long ip,
+			     unsigned long ret_ip)
 {
 }
 #endif
 
-static void opev_hit(struct opev_event *ev, struct pt_regs *regs, unsigned long ip,
-		     unsigned long ret_ip)
+/*
+ * A hit of @ev: @args are a return probe's arguments saved at the entry
+ * (NULL for an entry probe, which reads them from @regs).
+ */
+static void opev_hit(struct opev_event *ev, struct pt_regs *regs,
+		     const unsigned long *args, unsigned long ip, unsigned long ret_ip)
 {
 	/*
 	 * The ring buffer takes one level of preemption depth off for its
@@ -160,9 +168,9 @@ static void opev_hit(struct opev_event *ev, struct pt_regs *regs, unsigned long 
 	this_cpu_inc(*ev->nhit);
 	/* handlers run inside an RCU read-side section of optprobe's */
 	list_for_each_entry_rcu(f, &ev->files, list)
-		opev_record_trace(ev, f->file, regs, ip, ret_ip);
+		opev_record_trace(ev, f->file, regs, args, ip, ret_ip);
 	if (READ_ONCE(ev->perf_users))
-		opev_record_perf(ev, regs, ip, ret_ip);
+		opev_record_perf(ev, regs, args, ip, ret_ip);
 	if (depth)
 		preempt_enable_notrace();
 }
@@ -171,23 +179,38 @@ static int opev_entry_hit(struct optprobe *p, struct pt_regs *regs)
 {
 	struct opev_event *ev = container_of(p, struct opev_event, probe);
 
-	opev_hit(ev, regs, (unsigned long)p->addr, 0);
+	opev_hit(ev, regs, NULL, (unsigned long)p->addr, 0);
 	return 0;
 }
+
+/*
+ * A return probe's data for a call: the function's address, for the
+ * record's func, then the arguments its $argN read, saved at the entry.
+ */
+struct opev_call_data {
+	unsigned long func;
+	unsigned long args[];
+};
+
+/* The highest $argN a return probe can save */
+#define OPEV_MAX_ENTRY_ARGS \
+	((OPTRETPROBE_DATA_MAX - sizeof(struct opev_call_data)) / sizeof(unsigned long))
 
 static void opev_return_hit(struct optretprobe *rp, struct pt_regs *regs, void *data)
 {
 	struct opev_event *ev = container_of(rp, struct opev_event, rprobe);
+	struct opev_call_data *call = data;
 
-	opev_hit(ev, regs, *(unsigned long *)data, instruction_pointer(regs));
+	opev_hit(ev, regs, call->args, call->func, instruction_pointer(regs));
 }
 
-/* The function's address into the call's data, for the record's func. */
 static int opev_return_entry(struct optretprobe *rp, struct pt_regs *regs, void *data)
 {
 	struct opev_event *ev = container_of(rp, struct opev_event, rprobe);
+	struct opev_call_data *call = data;
 
-	*(unsigned long *)data = ev->func;
+	call->func = ev->func;
+	opev_fetch_entry_args(ev, regs, call->args);
 	return 0;
 }
 
@@ -244,7 +267,8 @@ int opev_event_init_probe(struct opev_event *ev)
 	ev->rprobe.addr = ev->target ? NULL : (void *)addr;
 	ev->rprobe.entry_handler = opev_return_entry;
 	ev->rprobe.handler = opev_return_hit;
-	ev->rprobe.data_size = sizeof(unsigned long);
+	ev->rprobe.data_size = sizeof(struct opev_call_data) +
+			       ev->entry_args * sizeof(unsigned long);
 	ev->rprobe.maxactive = def->maxactive;
 	ev->rprobe.flags = flags;
 	if (ev->pending)
@@ -538,6 +562,14 @@ int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
 				return -ENOENT;
 			}
 			f->symbol_addr += a->value;
+		}
+		if (ev->is_return && a->base == OPEV_BASE_ARG) {
+			if (a->index > OPEV_MAX_ENTRY_ARGS) {
+				*code = OPEV_ERR_TOO_MANY_ARGS;
+				*column = a->column;
+				return -E2BIG;
+			}
+			ev->entry_args = max(ev->entry_args, a->index);
 		}
 		offset += f->size * f->count;
 		ev->strings |= f->string;

@@ -4,6 +4,7 @@
  * kernel's tracefs, on optprobe's public API only (include/optprobe.h).
  *
  *   batch.c	one write of definitions: all or nothing
+ *   btf.c	functions' prototypes from BTF, as 6.12 types arguments
  *   control.c	the files under /dev: the definitions, the profile, the
  *		error log
  *   errlog.c	the error log, in the shape of tracing/error_log
@@ -80,6 +81,8 @@ struct opev_file {
  * @target:	what the probe's symbol is: "SYM", or "MOD:SYM"; NULL for an
  *		address
  * @func:	a return probe's function, for its records
+ * @entry_args:	a return probe's arguments saved at the entry for its $argN:
+ *		the highest N
  * @probe:	the entry probe (@is_return false)
  * @rprobe:	the return probe (@is_return true)
  * @nhit:	hits, per CPU, for the profile
@@ -110,6 +113,7 @@ struct opev_event {
 	bool is_return;
 	char *target;
 	unsigned long func;
+	unsigned int entry_args;
 	union {
 		struct optprobe probe;
 		struct optretprobe rprobe;
@@ -160,6 +164,9 @@ extern struct list_head opev_events;
 ssize_t opev_batch_write(const char __user *ubuf, size_t count);
 int opev_remove_all(void);
 
+/* btf.c */
+const struct opev_kernel *opev_kernel(void);
+
 /* errlog.c */
 void opev_log_error(const char *cmd, unsigned int column, const char *reason);
 void opev_errlog_clear(void);
@@ -192,9 +199,11 @@ int opev_module_init(void);
 void opev_module_exit(void);
 
 /* fetch.c */
-unsigned int opev_fetch_dynamic_size(struct opev_event *ev, struct pt_regs *regs);
-void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
-		      unsigned int dyn_size);
+unsigned int opev_fetch_dynamic_size(struct opev_event *ev, struct pt_regs *regs,
+				     const unsigned long *args);
+void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs,
+		      const unsigned long *args, void *rec, unsigned int dyn_size);
+void opev_fetch_entry_args(struct opev_event *ev, struct pt_regs *regs, unsigned long *args);
 
 /* output.c */
 extern struct trace_event_functions opev_entry_funcs, opev_return_funcs;

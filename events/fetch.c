@@ -49,8 +49,12 @@ static int opev_read(void *dst, unsigned long src, size_t size, bool user)
 	return copy_from_kernel_nofault(dst, (const void *)src, size);
 }
 
-/* The value an argument starts from, before any memory is read. */
-static unsigned long opev_base_value(const struct opev_field *f, struct pt_regs *regs)
+/*
+ * The value an argument starts from, before any memory is read.  @args:
+ * a return probe's arguments, saved at the entry; NULL at an entry.
+ */
+static unsigned long opev_base_value(const struct opev_field *f, struct pt_regs *regs,
+				     const unsigned long *args)
 {
 	const struct opev_arg *a = f->arg;
 
@@ -62,7 +66,7 @@ static unsigned long opev_base_value(const struct opev_field *f, struct pt_regs 
 	case OPEV_BASE_STACKP:
 		return kernel_stack_pointer(regs);
 	case OPEV_BASE_ARG:
-		return opev_argument(regs, a->index - 1);
+		return args ? args[a->index - 1] : opev_argument(regs, a->index - 1);
 	case OPEV_BASE_RETVAL:
 		return regs_return_value(regs);
 	case OPEV_BASE_SYMBOL:
@@ -78,10 +82,11 @@ static unsigned long opev_base_value(const struct opev_field *f, struct pt_regs 
  * *@val the value itself, read from nowhere.  A fault: true, *@addr 0.
  */
 static bool opev_locate(const struct opev_field *f, struct pt_regs *regs,
-			unsigned long *addr, bool *user, unsigned long *val)
+			const unsigned long *args, unsigned long *addr, bool *user,
+			unsigned long *val)
 {
 	const struct opev_arg *a = f->arg;
-	unsigned long v = opev_base_value(f, regs);
+	unsigned long v = opev_base_value(f, regs, args);
 	/* @ADDR and @SYM name the memory itself */
 	bool mem = a->base == OPEV_BASE_ADDR || a->base == OPEV_BASE_SYMBOL;
 	unsigned int i;
@@ -140,7 +145,8 @@ static unsigned int opev_string(char *dst, unsigned long src, bool user, unsigne
 
 /* A symstr: the symbol of the value, as sprint_symbol() prints it. */
 static noinline unsigned int opev_symstr(const struct opev_field *f, struct pt_regs *regs,
-					 char *dst, unsigned int max)
+					 const unsigned long *args, char *dst,
+					 unsigned int max)
 {
 	/* not in every string fetch's frame: NMI stacks are small */
 	char sym[KSYM_SYMBOL_LEN];
@@ -148,7 +154,7 @@ static noinline unsigned int opev_symstr(const struct opev_field *f, struct pt_r
 	unsigned int len;
 	bool user;
 
-	if (opev_locate(f, regs, &addr, &user, &val) &&
+	if (opev_locate(f, regs, args, &addr, &user, &val) &&
 	    (!addr || opev_read(&val, addr, sizeof(val), user)))
 		return 0;
 	len = min_t(unsigned int, sprint_symbol(sym, val) + 1, max);
@@ -161,7 +167,7 @@ static noinline unsigned int opev_symstr(const struct opev_field *f, struct pt_r
 
 /* The text a string field records, copied or measured as opev_string(). */
 static unsigned int opev_string_value(const struct opev_field *f, struct pt_regs *regs,
-				      char *dst, unsigned int max)
+				      const unsigned long *args, char *dst, unsigned int max)
 {
 	const struct opev_arg *a = f->arg;
 	unsigned long addr, val;
@@ -172,20 +178,22 @@ static unsigned int opev_string_value(const struct opev_field *f, struct pt_regs
 	if (a->base == OPEV_BASE_IMM_STRING)
 		return opev_string(dst, (unsigned long)a->symbol, false, max);
 	if (a->type.kind == OPEV_TYPE_SYMSTR)
-		return opev_symstr(f, regs, dst, max);
-	if (!opev_locate(f, regs, &addr, &user, &val))
+		return opev_symstr(f, regs, args, dst, max);
+	if (!opev_locate(f, regs, args, &addr, &user, &val))
 		addr = val;	/* a register holding the string's address */
 	return opev_string(dst, addr, user || a->type.kind == OPEV_TYPE_USTRING, max);
 }
 
 /* Bytes the record needs after its fixed part, for its strings. */
-unsigned int opev_fetch_dynamic_size(struct opev_event *ev, struct pt_regs *regs)
+unsigned int opev_fetch_dynamic_size(struct opev_event *ev, struct pt_regs *regs,
+				     const unsigned long *args)
 {
 	unsigned int i, size = 0;
 
 	for (i = 0; i < ev->def.nr_args; i++)
 		if (ev->fields[i].string)
-			size += opev_string_value(&ev->fields[i], regs, NULL, OPEV_MAX_STRING);
+			size += opev_string_value(&ev->fields[i], regs, args, NULL,
+						  OPEV_MAX_STRING);
 	return size;
 }
 
@@ -217,7 +225,8 @@ static void opev_store_number(void *dst, unsigned int size, u64 v)
 	}
 }
 
-static void opev_store_numbers(const struct opev_field *f, struct pt_regs *regs, void *dst)
+static void opev_store_numbers(const struct opev_field *f, struct pt_regs *regs,
+			       const unsigned long *args, void *dst)
 {
 	const struct opev_type *t = &f->arg->type;
 	unsigned long addr, val;
@@ -225,7 +234,7 @@ static void opev_store_numbers(const struct opev_field *f, struct pt_regs *regs,
 	bool user;
 	u64 v;
 
-	if (!opev_locate(f, regs, &addr, &user, &val)) {
+	if (!opev_locate(f, regs, args, &addr, &user, &val)) {
 		/* a value of its own: its low bytes, as the kernel stores it */
 		v = t->kind == OPEV_TYPE_BITFIELD ? opev_bitfield(t, val) : val;
 		opev_store_number(dst, f->size, v);
@@ -246,8 +255,8 @@ static void opev_store_numbers(const struct opev_field *f, struct pt_regs *regs,
  * Store every argument into @rec, whose fixed part is ev->fixed_size bytes
  * and which has @dyn_size bytes after it for the strings.
  */
-void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
-		      unsigned int dyn_size)
+void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs,
+		      const unsigned long *args, void *rec, unsigned int dyn_size)
 {
 	unsigned int i, pos = ev->fixed_size, len;
 
@@ -255,12 +264,12 @@ void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
 		const struct opev_field *f = &ev->fields[i];
 
 		if (!f->string) {
-			opev_store_numbers(f, regs, rec + f->offset);
+			opev_store_numbers(f, regs, args, rec + f->offset);
 			continue;
 		}
 		/* the string may have grown since it was measured: what fits */
 		len = dyn_size > pos - ev->fixed_size ?
-		      opev_string_value(f, regs, rec + pos,
+		      opev_string_value(f, regs, args, rec + pos,
 					ev->fixed_size + dyn_size - pos) : 0;
 		/*
 		 * As the kernel's: an empty string from user memory has
@@ -273,4 +282,16 @@ void opev_fetch_store(struct opev_event *ev, struct pt_regs *regs, void *rec,
 	/* strings shorter than when measured: no stale bytes in the record */
 	if (pos < ev->fixed_size + dyn_size)
 		memset(rec + pos, 0, ev->fixed_size + dyn_size - pos);
+}
+
+/*
+ * A return probe's $argN, saved at the function's entry into @args for
+ * its return (the kernel's store_trace_entry_data()).
+ */
+void opev_fetch_entry_args(struct opev_event *ev, struct pt_regs *regs, unsigned long *args)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->entry_args; i++)
+		args[i] = opev_argument(regs, i);
 }

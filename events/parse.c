@@ -46,10 +46,17 @@ enum last_op {
 struct parser {
 	struct opev_def *def;
 	enum opev_arch arch;
+	const struct opev_kernel *kernel;
 	struct opev_error *err;
 	char *rest;		/* what of def->buf is not split into words yet */
 	int fentry;		/* at a function's entry: $argN allowed */
 	unsigned int size;	/* the event's fields so far */
+	int proto_state;	/* 0: not looked up; 1: @proto is the function's; -1: none */
+	struct opev_proto proto;
+	/* the BTF type of the argument's value so far (the kernel's last_type) */
+	const struct opev_btf_type *last_btf;
+	/* an argument rewritten as the kernel rewrites it, "NAME[:TYPE]" */
+	char rewritten[OPEV_ARG_TEXT_MAX + OPEV_ARG_NAME_MAX];
 };
 
 struct type_name {
@@ -147,6 +154,12 @@ static const char *const error_texts[OPEV_ERR_MAX] = {
 	[OPEV_ERR_EVENT_NOT_FOUND]	= "Event is not found",
 	[OPEV_ERR_EVENT_IN_USE]		= "Event is in use",
 	[OPEV_ERR_NO_MEMORY]		= "Out of memory",
+	[OPEV_ERR_NOSUP_BTFARG]		= "BTF is not available or not supported",
+	[OPEV_ERR_NO_BTF_ENTRY]		= "No BTF entry for this probe point",
+	[OPEV_ERR_NO_BTFARG]		= "This variable is not found at this probe point",
+	[OPEV_ERR_NO_RETVAL]		= "This function returns 'void' type",
+	[OPEV_ERR_BAD_TYPE4STR]		= "This type does not fit for string.",
+	[OPEV_ERR_NOSUP_FIELD]		= "Structure members are not supported here",
 };
 
 /* The string helpers the kernel's parser uses, on NUL-terminated words */
@@ -570,10 +583,43 @@ static void set_base(struct opev_arg *arg, enum opev_base base,
 	arg->index = index;
 }
 
+/*
+ * The probed function's prototype from BTF, looked up once; NULL when
+ * the kernel has no BTF arguments or BTF does not know the function.
+ * A module's function is not looked up: the kernel looks "MOD:SYM" up
+ * as one name, which BTF never has.
+ */
+static const struct opev_proto *find_proto(struct parser *p)
+{
+	const struct opev_def *def = p->def;
+
+	if (!p->proto_state) {
+		p->proto_state = -1;
+		if (p->kernel && p->kernel->find_proto && def->symbol &&
+		    !def->module && !p->kernel->find_proto(def->symbol, &p->proto))
+			p->proto_state = 1;
+	}
+	return p->proto_state > 0 ? &p->proto : NULL;
+}
+
+/* Whether @p's kernel fetches arguments by their C names (6.12) */
+static int btf_args(const struct parser *p)
+{
+	return p->kernel && p->kernel->find_proto;
+}
+
+/* Where a $argN, or a parameter by its name, can be read */
+static int args_here(const struct parser *p)
+{
+	return p->fentry || (p->def->cmd == OPEV_CMD_RETURN &&
+			     p->kernel && p->kernel->return_args);
+}
+
 /* parse_probe_vars(): @v follows the '$' at @column */
 static int parse_var(struct parser *p, struct opev_arg *arg, const char *v,
 		     unsigned int column)
 {
+	const struct opev_proto *proto;
 	unsigned long n;
 	unsigned int len;
 
@@ -581,6 +627,13 @@ static int parse_var(struct parser *p, struct opev_arg *arg, const char *v,
 		if (p->def->cmd != OPEV_CMD_RETURN)
 			return fail(p, OPEV_ERR_RETVAL_ON_PROBE, column);
 		set_base(arg, OPEV_BASE_RETVAL, 0);
+		/* parse_btf_arg(): typed by BTF where it knows the function */
+		proto = btf_args(p) ? find_proto(p) : NULL;
+		if (proto) {
+			if (proto->ret_void)
+				return fail(p, OPEV_ERR_NO_RETVAL, column);
+			p->last_btf = &proto->ret;
+		}
 		return 0;
 	}
 	len = str_prefix(v, "stack");
@@ -606,17 +659,46 @@ static int parse_var(struct parser *p, struct opev_arg *arg, const char *v,
 			return fail(p, OPEV_ERR_BAD_FETCH_ARG, column);
 		if (!n || n > PARAM_MAX_STACK)
 			return fail(p, OPEV_ERR_BAD_ARG_NUM, column);
-		/*
-		 * 6.12's error (6.1 says BAD_VAR).  6.12 also takes $argN on
-		 * a return probe, saving it at entry: not done here.
-		 */
-		if (!p->fentry)
+		/* 6.12's error (6.1 says BAD_VAR) */
+		if (!args_here(p))
 			return fail(p, OPEV_ERR_NOFENTRY_ARGS, column);
 		set_base(arg, OPEV_BASE_ARG, n);
 		return 0;
 	}
 	/* the kernel's BAD_VAR */
 	return fail(p, OPEV_ERR_BAD_FETCH_ARG, column);
+}
+
+/*
+ * parse_btf_arg(): a parameter by its C name @name at @column.
+ * NAME->FIELD and NAME.FIELD, which 6.12 follows through BTF's structs,
+ * are refused.
+ */
+static int parse_btf_var(struct parser *p, struct opev_arg *arg, const char *name,
+			 unsigned int column)
+{
+	const struct opev_proto *proto;
+	unsigned int i;
+
+	/* 6.1 has no BTF variables: its BAD_FETCH_ARG */
+	if (!btf_args(p))
+		return fail(p, OPEV_ERR_BAD_FETCH_ARG, column);
+	if (!args_here(p))
+		return fail(p, OPEV_ERR_NOSUP_BTFARG, column);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '.' || (name[i] == '-' && name[i + 1] == '>'))
+			return fail(p, OPEV_ERR_NOSUP_FIELD, column + i);
+	proto = find_proto(p);
+	if (!proto || !proto->nr_params)
+		return fail(p, OPEV_ERR_NO_BTF_ENTRY, column);
+	for (i = 0; i < proto->nr_params; i++) {
+		if (str_eq(name, proto->names[i])) {
+			set_base(arg, OPEV_BASE_ARG, i + 1);
+			p->last_btf = &proto->params[i];
+			return 0;
+		}
+	}
+	return fail(p, OPEV_ERR_NO_BTFARG, column);
 }
 
 /* regs_query_register_offset() over regs.h's table */
@@ -779,6 +861,8 @@ static int parse_deref(struct parser *p, struct opev_arg *arg, char *s,
 	*close = '\0';
 	if (parse_fetch(p, arg, s, inner))
 		return -1;
+	/* what is read from memory BTF does not type */
+	p->last_btf = NULL;
 	if (!arg->nr_derefs && (arg->base == OPEV_BASE_COMM ||
 				arg->base == OPEV_BASE_IMM_STRING))
 		return fail(p, OPEV_ERR_COMM_CANT_DEREF, inner);
@@ -807,7 +891,8 @@ static int parse_fetch(struct parser *p, struct opev_arg *arg, char *s,
 	case '\\':
 		return parse_imm(p, arg, s, column);
 	}
-	/* 6.12 takes a C name here as a BTF variable: not supported. */
+	if (is_alpha(*s) || *s == '_')
+		return parse_btf_var(p, arg, s, column);
 	return fail(p, OPEV_ERR_BAD_FETCH_ARG, column);
 }
 
@@ -958,6 +1043,33 @@ static int finish_arg(struct parser *p, struct opev_arg *arg, const char *t,
 	return 0;
 }
 
+/*
+ * An argument whose value BTF types (the kernel's last_type): the type
+ * BTF gives when none is written; a string type reads the string at a
+ * char pointer (check_prepare_btf_string_fetch()).
+ */
+static int btf_type_arg(struct parser *p, struct opev_arg *arg, unsigned int column,
+			unsigned int tcol)
+{
+	const struct opev_btf_type *bt = p->last_btf;
+	enum opev_type_kind kind = arg->type.kind;
+	struct opev_deref *deref;
+
+	if (!arg->type.explicit_type) {
+		if (bt->fetch && find_type(bt->fetch, &arg->type))
+			return fail(p, OPEV_ERR_BAD_TYPE, tcol);
+		return 0;
+	}
+	if (kind != OPEV_TYPE_STRING && kind != OPEV_TYPE_USTRING)
+		return 0;
+	if (!bt->char_ptr)
+		return fail(p, OPEV_ERR_BAD_TYPE4STR, column);
+	deref = &arg->derefs[arg->nr_derefs++];
+	deref->offset = 0;
+	deref->user = kind == OPEV_TYPE_USTRING;
+	return 0;
+}
+
 /* traceprobe_parse_probe_arg_body(): FETCHARG[:TYPE] at @column */
 static int parse_arg_body(struct parser *p, struct opev_arg *arg, char *body,
 			  unsigned int column)
@@ -970,8 +1082,11 @@ static int parse_arg_body(struct parser *p, struct opev_arg *arg, char *body,
 	if (!len)
 		return fail(p, OPEV_ERR_NO_ARG_BODY, column);
 	str_copy(arg->text, body, sizeof(arg->text));
+	p->last_btf = NULL;
 	if (parse_type(p, arg, body, column, &t) ||
 	    parse_fetch(p, arg, body, column))
+		return -1;
+	if (p->last_btf && btf_type_arg(p, arg, column, column + (t ? t - body : 0)))
 		return -1;
 	size = arg->type.size * (arg->type.array ? arg->type.array : 1);
 	p->size += size;
@@ -996,15 +1111,86 @@ static int name_used(const struct parser *p, const char *name, unsigned int n)
 	return 0;
 }
 
+static int parse_arg(struct parser *p, unsigned int i, char *word,
+		     unsigned int column);
+
+/*
+ * 6.12's traceprobe_expand_meta_args(): $argN[:TYPE] without NAME= is the
+ * parameter by its C name, "NAME[:TYPE]", where BTF knows the function.
+ * Return: @word, or what it is rewritten to; NULL on an error.
+ */
+static char *rewrite_arg(struct parser *p, char *word, unsigned int column)
+{
+	const struct opev_proto *proto;
+	char *type = str_chr(word, ':');
+	unsigned long n;
+	struct out o;
+	int bad;
+
+	if (!btf_args(p) || !args_here(p) || !str_prefix(word, "$arg") ||
+	    !is_digit(word[4]))
+		return word;
+	proto = find_proto(p);
+	if (!proto)
+		return word;
+	if (type)
+		*type = '\0';
+	bad = parse_ul(word + 4, 10, &n);
+	if (type)
+		*type = ':';
+	if (bad)
+		return word;
+	if (!n || n > proto->nr_params) {
+		fail(p, OPEV_ERR_NO_BTFARG, column);
+		return NULL;
+	}
+	o = (struct out){ p->rewritten, sizeof(p->rewritten), 0 };
+	out_str(&o, proto->names[n - 1]);
+	if (type)
+		out_str(&o, type);
+	out_end(&o);
+	return p->rewritten;
+}
+
+/*
+ * $arg*, in 6.12: every parameter by its C name, from argument @i on.
+ * Return: how many, or -1 on an error.
+ */
+static int expand_args(struct parser *p, unsigned int i, unsigned int column)
+{
+	const struct opev_proto *proto;
+	unsigned int j;
+
+	if (!args_here(p))
+		return fail(p, OPEV_ERR_NOFENTRY_ARGS, column);
+	proto = find_proto(p);
+	if (!proto || !proto->nr_params)
+		return fail(p, OPEV_ERR_NO_BTF_ENTRY, column);
+	for (j = 0; j < proto->nr_params; j++) {
+		if (i + j == OPEV_MAX_ARGS)
+			return fail(p, OPEV_ERR_TOO_MANY_ARGS, column);
+		str_copy(p->rewritten, proto->names[j], sizeof(p->rewritten));
+		if (parse_arg(p, i + j, p->rewritten, column))
+			return -1;
+	}
+	return proto->nr_params;
+}
+
 /* traceprobe_parse_probe_arg(): [NAME=]FETCHARG[:TYPE], argument @i */
-static int parse_arg(struct parser *p, unsigned int i, char *word)
+static int parse_arg(struct parser *p, unsigned int i, char *word,
+		     unsigned int column)
 {
 	struct opev_arg *arg = &p->def->args[i];
-	unsigned int column = column_of(p, word);
 	char *body = str_chr(word, '=');
+	unsigned int n;
 	struct out o;
 
 	*arg = (struct opev_arg){ .column = column };
+	if (!body) {
+		word = rewrite_arg(p, word, column);
+		if (!word)
+			return -1;
+	}
 	if (body) {
 		if (body - word > MAX_ARG_NAME_LEN)
 			return fail(p, OPEV_ERR_ARG_NAME_TOO_LONG, column);
@@ -1013,6 +1199,13 @@ static int parse_arg(struct parser *p, unsigned int i, char *word)
 			return fail(p, OPEV_ERR_BAD_ARG_NAME, column);
 		*body++ = '\0';
 		str_copy(arg->name, word, sizeof(arg->name));
+	} else if (btf_args(p) && (is_alpha(*word) || *word == '_')) {
+		/* a parameter by its C name is named so */
+		for (n = 0; n < sizeof(arg->name) - 1 &&
+		     (is_alpha(word[n]) || is_digit(word[n]) || word[n] == '_'); n++)
+			arg->name[n] = word[n];
+		arg->name[n] = '\0';
+		body = word;
 	} else {
 		o = (struct out){ arg->name, sizeof(arg->name), 0 };
 		out_str(&o, "arg");
@@ -1035,6 +1228,7 @@ static int parse_probe(struct parser *p, char *cmd)
 	unsigned int cmd_end = column + str_len(cmd);
 	char *event, *loc, *word;
 	unsigned int i;
+	int n;
 
 	def->cmd = *cmd == 'r' ? OPEV_CMD_RETURN : OPEV_CMD_ENTRY;
 	event = str_chr(cmd, ':');
@@ -1054,13 +1248,17 @@ static int parse_probe(struct parser *p, char *cmd)
 		auto_event_name(def);
 
 	p->fentry = def->symbol && !def->offset && def->cmd == OPEV_CMD_ENTRY;
-	for (i = 0; (word = next_word(p)); i++) {
+	for (i = 0; (word = next_word(p)); i += n) {
 		/* 6.12 refuses it unlogged (-E2BIG); 6.1 drops the rest. */
 		if (i == OPEV_MAX_ARGS)
 			return fail(p, OPEV_ERR_TOO_MANY_ARGS, column_of(p, word));
-		if (parse_arg(p, i, word))
+		if (btf_args(p) && str_eq(word, "$arg*"))
+			n = expand_args(p, i, column_of(p, word));
+		else
+			n = parse_arg(p, i, word, column_of(p, word)) ? -1 : 1;
+		if (n < 0)
 			return -1;
-		def->nr_args = i + 1;
+		def->nr_args = i + n;
 	}
 	return 0;
 }
@@ -1091,9 +1289,9 @@ static int parse_remove(struct parser *p, char *cmd)
 }
 
 int opev_parse(const char *line, struct opev_def *def, enum opev_arch arch,
-	       struct opev_error *err)
+	       const struct opev_kernel *kernel, struct opev_error *err)
 {
-	struct parser p = { .def = def, .arch = arch, .err = err };
+	struct parser p = { .def = def, .arch = arch, .kernel = kernel, .err = err };
 	char *cmd;
 
 	*def = (struct opev_def){ .args = def->args, .buf = def->buf };

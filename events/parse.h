@@ -199,7 +199,59 @@ enum {
 	OPEV_ERR_EVENT_NOT_FOUND,	/* -: of an unknown event */
 	OPEV_ERR_EVENT_IN_USE,		/* -: of an enabled event */
 	OPEV_ERR_NO_MEMORY,
+	OPEV_ERR_NOSUP_BTFARG,		/* a BTF name where it cannot be */
+	OPEV_ERR_NO_BTF_ENTRY,		/* BTF does not know the function */
+	OPEV_ERR_NO_BTFARG,		/* the function has no such parameter */
+	OPEV_ERR_NO_RETVAL,		/* $retval of a function returning void */
+	OPEV_ERR_BAD_TYPE4STR,		/* a string from what is not a char pointer */
+	OPEV_ERR_NOSUP_FIELD,		/* NAME->FIELD, NAME.FIELD */
 	OPEV_ERR_MAX
+};
+
+#define OPEV_PROTO_MAX_PARAMS	16	/* more: taken as not in BTF */
+
+/**
+ * struct opev_btf_type - how the kernel fetches a value of one BTF type
+ * @fetch:	the type it records when none is written ("s32", "x64"...),
+ *		NULL where it has none (a struct): then the default
+ * @char_ptr:	the kernel's btf_type_is_char_ptr(): a string type reads the
+ *		string at the value; else a string type is refused
+ */
+struct opev_btf_type {
+	const char *fetch;
+	int char_ptr;
+};
+
+/**
+ * struct opev_proto - a kernel function's prototype, from BTF
+ * @nr_params:	its parameters, at most OPEV_PROTO_MAX_PARAMS
+ * @names:	each one's name (copied: a module's BTF can go)
+ * @params:	each one's type
+ * @ret:	its return value's type
+ * @ret_void:	it returns nothing
+ */
+struct opev_proto {
+	unsigned int nr_params;
+	char names[OPEV_PROTO_MAX_PARAMS][OPEV_ARG_NAME_MAX];
+	struct opev_btf_type params[OPEV_PROTO_MAX_PARAMS];
+	struct opev_btf_type ret;
+	int ret_void;
+};
+
+/**
+ * struct opev_kernel - what the running kernel's grammar has beyond 6.1's
+ * @return_args: $argN on a return probe, read at the function's entry
+ *		(6.9 on)
+ * @find_proto:	NULL, or the prototype of kernel function @symbol from
+ *		BTF: 0, or -1 when BTF has none.  With it (6.12's
+ *		CONFIG_PROBE_EVENTS_BTF_ARGS) a parameter is named as in C,
+ *		$argN without NAME= takes its parameter's name, $arg* stands
+ *		for all of them, and these and $retval take the type BTF
+ *		gives when none is written.
+ */
+struct opev_kernel {
+	int return_args;
+	int (*find_proto)(const char *symbol, struct opev_proto *proto);
 };
 
 /**
@@ -209,12 +261,13 @@ enum {
  * @def:	out: the definition; @def->args and @def->buf set by the caller,
  *		@def->buf a writable copy of @line at least as long
  * @arch:	whose register names %REG may use
+ * @kernel:	what the running kernel takes beyond 6.1's grammar; NULL: 6.1's
  * @err:	out: on failure, the error and its column
  *
  * Return: 0, or -1 with @err filled in.
  */
 int opev_parse(const char *line, struct opev_def *def, enum opev_arch arch,
-	       struct opev_error *err);
+	       const struct opev_kernel *kernel, struct opev_error *err);
 
 /**
  * opev_error_text() - the error log's reason for @code

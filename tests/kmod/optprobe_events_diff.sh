@@ -14,9 +14,9 @@
 # the kernel's alone and then optprobe's: two return hooks on one call
 # each see the other's trampoline as the return address (the kernel's
 # prints it "[unknown/kretprobe'd]"), and its stack slot changes under
-# the entry events' $stack0.  $retval is typed: 6.12 types it from BTF
-# where it is not (optprobe has no BTF; doc/events.md).  Prints its own
-# KTAP block.
+# the entry events' $stack0.  Where the kernel names and types arguments
+# from BTF (6.12), lines without types, with C names, $arg* and $argN of
+# a return probe too.  Prints its own KTAP block.
 T=/sys/kernel/tracing
 E=/dev/optprobe_events
 mount -t tracefs nodev $T 2>/dev/null
@@ -71,7 +71,8 @@ addr() { sed -n "s/^\([0-9a-f]*\) [tT] $1\$/\1/p" /proc/kallsyms | head -1; }
 text_off=$((0x$(addr vfs_read) + inside - 0x$(addr _text)))
 # KIND LOCATION ARGS, one per line; KIND p: at an ftrace site, where
 # both run side by side; i: inside (each alone, a kernel kprobe and
-# optprobe's breakpoint do not share one); r: return (each alone)
+# optprobe's breakpoint do not share one); r: return (each alone); b:
+# return, in rounds after r's (6.12's BTF lines below)
 cat > /tmp/diff.txt <<EOF
 p vfs_read c=%$R3
 p vfs_read f=%$R1:x64 b=%$R2:x64 c=%$R3:u32
@@ -92,6 +93,21 @@ r $MOD:optprobe_target_events_fn ret=\$retval:s64
 r vfs_read ret=\$retval:s64
 r ksys_read ret=\$retval:s32 comm=\$comm
 EOF
+# 6.12's arguments from BTF: $argN named and typed, C names, $arg*, and
+# $argN of a return probe, read at the entry (also where BTF has not the
+# function: the module's); b: a return probe on a function an r: line
+# has, run in rounds of their own
+if echo 'p:kprobes/btft vfs_read count' >> $T/kprobe_events 2> /dev/null; then
+	echo '-:kprobes/btft' >> $T/kprobe_events
+	cat >> /tmp/diff.txt <<EOF
+p vfs_read \$arg1 \$arg2 \$arg3
+p vfs_read \$arg*
+p vfs_read n=count c=count:x32 a3=\$arg3 buf:ustring
+b vfs_read \$retval \$arg3 c=count:x16 +0(\$arg1):x32
+b ksys_read \$retval fd
+b $MOD:optprobe_target_events_fn \$retval \$arg1
+EOF
+fi
 n=$(wc -l < /tmp/diff.txt)
 echo "KTAP version 1"
 echo "1..$((n + 3))"
@@ -101,9 +117,9 @@ i=0
 : > /tmp/odefs
 while read -r kind loc args; do
 	i=$((i + 1))
-	cmd=${kind%i}
-	echo "${cmd:-p}:kprobes/k$i $loc $args" >> /tmp/kdefs
-	echo "${cmd:-p}:optprobes/o$i $loc $args" >> /tmp/odefs
+	case $kind in i) cmd=p ;; b) cmd=r ;; *) cmd=$kind ;; esac
+	echo "$cmd:kprobes/k$i $loc $args" >> /tmp/kdefs
+	echo "$cmd:optprobes/o$i $loc $args" >> /tmp/odefs
 done < /tmp/diff.txt
 # kdef: the kernel's events but the inside ones (inside_kernel() ran them)
 kdef() {
@@ -138,7 +154,7 @@ odef() { dd if=/tmp/odefs of=$E bs=1M conv=notrunc 2> /dev/null; }
 # The events of each kind, listed before anything is armed: the shell's
 # read builtin reads a byte per call, and a vCPU hammering vfs_read() while
 # another patches it can livelock under multi-threaded TCG (doc/testing.md)
-kinds_p= kinds_i= kinds_r=
+kinds_p= kinds_i= kinds_r= kinds_b=
 i=0
 while read -r k _; do
 	i=$((i + 1))
@@ -196,6 +212,10 @@ workload
 enable r kprobes
 workload
 enable r optprobes
+workload
+enable b kprobes
+workload
+enable b optprobes
 workload
 i=0
 while [ $i -lt "$n" ]; do

@@ -17,12 +17,15 @@
 static struct opev_arg args[OPEV_MAX_ARGS];
 static char buf[LINE_MAX_LEN];
 
+/* What the running kernel takes beyond 6.1's grammar: NULL, but in check_btf() */
+static const struct opev_kernel *parse_kernel;
+
 static int parse(const char *line, struct opev_def *def, enum opev_arch arch,
 		 struct opev_error *err)
 {
 	def->args = args;
 	def->buf = buf;
-	return opev_parse(line, def, arch, err);
+	return opev_parse(line, def, arch, parse_kernel, err);
 }
 
 /* A line that parses, and how the kernel would list it */
@@ -589,6 +592,147 @@ static void check_format_cut(void)
 		   "listing cut to fit", "len %d \"%s\"", len, small);
 }
 
+/*
+ * 6.12's BTF arguments, against prototypes as Debian's 6.12 BTF gives
+ * them (a size_t's char_ptr as the kernel's btf_type_is_char_ptr() finds
+ * it: true).  Listings and errors as its kprobe_events shows them.
+ */
+struct btf_func {
+	const char *name;
+	struct opev_proto proto;
+};
+
+#define BT(f, c) { .fetch = f, .char_ptr = c }
+
+static const struct btf_func btf_funcs[] = {
+	{ "vfs_read", { 4, { "file", "buf", "count", "pos" },
+	  { BT("x64", 0), BT("x64", 1), BT("u64", 1), BT("x64", 0) }, BT("s64", 0), 0 } },
+	{ "do_sys_openat2", { 3, { "dfd", "filename", "how" },
+	  { BT("s32", 0), BT("x64", 1), BT("x64", 0) }, BT("s64", 0), 0 } },
+	{ "kfree", { 1, { "objp" }, { BT("x64", 0) }, BT(NULL, 0), 1 } },
+	{ "down_read_trylock", { 1, { "sem" }, { BT("x64", 0) }, BT("s32", 0), 0 } },
+	{ "cpu_relax", { 0, { "" }, { BT(NULL, 0) }, BT(NULL, 0), 1 } },
+};
+
+static int btf_find(const char *symbol, struct opev_proto *proto)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(btf_funcs); i++) {
+		if (!strcmp(symbol, btf_funcs[i].name)) {
+			*proto = btf_funcs[i].proto;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const struct opev_kernel kernel_6_12 = { 1, btf_find };
+
+static const struct ok_case btf_ok_cases[] = {
+	{ X86, "p:a vfs_read $arg1 $arg2 $arg3 $arg4",
+	  "p:optprobes/a vfs_read file=file buf=buf count=count pos=pos" },
+	{ X86, "p:a vfs_read $arg1:x32 $arg2", "p:optprobes/a vfs_read file=file:x32 buf=buf" },
+	{ X86, "p:a vfs_read n=$arg3 m=$arg1 $arg2:u64",
+	  "p:optprobes/a vfs_read n=$arg3 m=$arg1 buf=buf:u64" },
+	{ X86, "p:a vfs_read count", "p:optprobes/a vfs_read count=count" },
+	{ X86, "p:a vfs_read n=count", "p:optprobes/a vfs_read n=count" },
+	{ X86, "p:a vfs_read $stack0 $arg*",
+	  "p:optprobes/a vfs_read arg1=$stack0 file=file buf=buf count=count pos=pos" },
+	{ X86, "p:a do_sys_openat2 $arg2:string",
+	  "p:optprobes/a do_sys_openat2 filename=filename:string" },
+	{ X86, "p:a vfs_read $arg3:string", "p:optprobes/a vfs_read count=count:string" },
+	{ X86, "p:a vfs_read +0($arg1) +8(file)",
+	  "p:optprobes/a vfs_read arg1=+0($arg1) arg2=+8(file)" },
+	{ X86, "r:a vfs_read $retval", "r:optprobes/a vfs_read arg1=$retval" },
+	{ X86, "r:a vfs_read r=$retval:x32", "r:optprobes/a vfs_read r=$retval:x32" },
+	{ X86, "r:a vfs_read $arg3 $retval", "r:optprobes/a vfs_read count=count arg2=$retval" },
+	{ X86, "r:a vfs_read buf:string", "r:optprobes/a vfs_read buf=buf:string" },
+	/* no BTF: a module's function, an address */
+	{ X86, "p:a ext4:ext4_fn $arg1", "p:optprobes/a ext4:ext4_fn arg1=$arg1" },
+	{ X86, "r:a ext4:ext4_fn $arg2 $retval",
+	  "r:optprobes/a ext4:ext4_fn arg1=$arg2 arg2=$retval" },
+	{ X86, "r:a 0x1000 $arg1", "r:optprobes/a 0x0000000000001000 arg1=$arg1" },
+};
+
+static const struct err_case btf_err_cases[] = {
+	{ X86, "p:a vfs_read $arg5", OPEV_ERR_NO_BTFARG, "$arg5", 0 },
+	{ X86, "p:a vfs_read $arg1 $arg1", OPEV_ERR_USED_ARG_NAME, "$arg1 $arg1", 6 },
+	{ X86, "p:a vfs_read $arg* $arg1", OPEV_ERR_USED_ARG_NAME, "$arg1", 0 },
+	{ X86, "p:a vfs_read nosuch", OPEV_ERR_NO_BTFARG, "nosuch", 0 },
+	{ X86, "p:a down_read_trylock $arg1 $arg2", OPEV_ERR_NO_BTFARG, "$arg2", 0 },
+	{ X86, "r:a kfree $retval", OPEV_ERR_NO_RETVAL, "$retval", 0 },
+	{ X86, "r:a kfree x=$retval:x64", OPEV_ERR_NO_RETVAL, "$retval", 0 },
+	{ X86, "p:a vfs_read $arg1:string", OPEV_ERR_BAD_TYPE4STR, "$arg1", 0 },
+	{ X86, "p:a vfs_read+8 count", OPEV_ERR_NOSUP_BTFARG, "count", 0 },
+	{ X86, "p:a vfs_read+8 $arg*", OPEV_ERR_NOFENTRY_ARGS, "$arg*", 0 },
+	{ X86, "p:a vfs_read file->f_flags", OPEV_ERR_NOSUP_FIELD, "->", 0 },
+	{ X86, "p:a vfs_read file.f_flags", OPEV_ERR_NOSUP_FIELD, ".", 0 },
+	{ X86, "p:a ext4:ext4_fn count", OPEV_ERR_NO_BTF_ENTRY, "count", 0 },
+	{ X86, "p:a ext4:ext4_fn $arg*", OPEV_ERR_NO_BTF_ENTRY, "$arg*", 0 },
+	{ X86, "p:a cpu_relax $arg*", OPEV_ERR_NO_BTF_ENTRY, "$arg*", 0 },
+	/* 6.1's grammar: no names, no $argN on a return probe */
+	{ PPC, "p:a vfs_read count", OPEV_ERR_BAD_FETCH_ARG, "count", 0 },
+	{ PPC, "r:a vfs_read $arg1", OPEV_ERR_NOFENTRY_ARGS, "$arg1", 0 },
+};
+
+/* One argument's type and fetch as BTF makes them */
+struct btf_type_case {
+	const char *line;
+	unsigned int arg;
+	enum opev_type_kind kind;
+	unsigned int size;
+	enum opev_base base;
+	unsigned int index;
+	unsigned int nr_derefs;
+};
+
+static const struct btf_type_case btf_type_cases[] = {
+	{ "p:a vfs_read $arg3", 0, OPEV_TYPE_U, 8, OPEV_BASE_ARG, 3, 0 },
+	{ "p:a vfs_read $arg1", 0, OPEV_TYPE_X, 8, OPEV_BASE_ARG, 1, 0 },
+	{ "p:a vfs_read n=$arg3", 0, OPEV_TYPE_X, 8, OPEV_BASE_ARG, 3, 0 },
+	{ "p:a vfs_read n=count", 0, OPEV_TYPE_U, 8, OPEV_BASE_ARG, 3, 0 },
+	{ "p:a vfs_read $arg3:x32", 0, OPEV_TYPE_X, 4, OPEV_BASE_ARG, 3, 0 },
+	{ "p:a do_sys_openat2 $arg*", 0, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 1, 0 },
+	{ "p:a do_sys_openat2 $arg2:ustring", 0, OPEV_TYPE_USTRING, 4, OPEV_BASE_ARG, 2, 1 },
+	{ "p:a vfs_read +0(count)", 0, OPEV_TYPE_X, 8, OPEV_BASE_ARG, 3, 1 },
+	{ "r:a vfs_read $retval", 0, OPEV_TYPE_S, 8, OPEV_BASE_RETVAL, 0, 0 },
+	{ "r:a down_read_trylock $retval", 0, OPEV_TYPE_S, 4, OPEV_BASE_RETVAL, 0, 0 },
+	{ "r:a vfs_read $arg3", 0, OPEV_TYPE_U, 8, OPEV_BASE_ARG, 3, 0 },
+	{ "r:a ext4:fn $retval", 0, OPEV_TYPE_X, 8, OPEV_BASE_RETVAL, 0, 0 },
+};
+
+static void check_btf(void)
+{
+	const struct opev_kernel *saved = parse_kernel;
+	struct opev_error err;
+	struct opev_def def;
+	unsigned int i;
+	char name[256];
+
+	parse_kernel = &kernel_6_12;
+	for (i = 0; i < ARRAY_SIZE(btf_ok_cases); i++)
+		check_ok(&btf_ok_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(btf_err_cases); i++) {
+		parse_kernel = btf_err_cases[i].arch == PPC ? NULL : &kernel_6_12;
+		check_err(&btf_err_cases[i]);
+	}
+	parse_kernel = &kernel_6_12;
+	for (i = 0; i < ARRAY_SIZE(btf_type_cases); i++) {
+		const struct btf_type_case *c = &btf_type_cases[i];
+		const struct opev_arg *a = &args[c->arg];
+		int ret = parse(c->line, &def, X86, &err);
+
+		snprintf(name, sizeof(name), "\"%s\" typed", c->line);
+		unit_check(!ret && a->type.kind == c->kind && a->type.size == c->size &&
+			   a->base == c->base && a->index == c->index &&
+			   a->nr_derefs == c->nr_derefs, name,
+			   "ret %d: kind %d size %u base %d index %u derefs %u", ret,
+			   a->type.kind, a->type.size, a->base, a->index, a->nr_derefs);
+	}
+	parse_kernel = saved;
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -596,7 +740,9 @@ int main(void)
 	/* two checks for a line that parses, ten fields, ... */
 	unit_plan(2 * (ARRAY_SIZE(ok_cases) + ARRAY_SIZE(arg_cases) + 1) +
 		  ARRAY_SIZE(err_cases) + ARRAY_SIZE(nest_cases) +
-		  10 + 3 + 1 + 4 + 3 + 1);
+		  10 + 3 + 1 + 4 + 3 + 1 +
+		  2 * ARRAY_SIZE(btf_ok_cases) + ARRAY_SIZE(btf_err_cases) +
+		  ARRAY_SIZE(btf_type_cases));
 	for (i = 0; i < ARRAY_SIZE(ok_cases); i++)
 		check_ok(&ok_cases[i]);
 	for (i = 0; i < ARRAY_SIZE(arg_cases); i++)
@@ -612,5 +758,6 @@ int main(void)
 	check_max_args();
 	check_tables();
 	check_format_cut();
+	check_btf();
 	return unit_status();
 }
