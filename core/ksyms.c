@@ -37,7 +37,7 @@ static const struct op_ksym op_core_ksym_table[] = {
 	OP_KSYM(ct_nmi_enter),
 	OP_KSYM(ct_nmi_exit),
 	OP_KSYM(find_module),
-#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#if OP_BTF_ARGS
 	OP_KSYM(btf_find_func_proto),
 	OP_KSYM(btf_type_skip_modifiers),
 	OP_KSYM(btf_name_by_offset),

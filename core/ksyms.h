@@ -35,7 +35,8 @@
 #include "wrap-execmem.h"
 #include "ksyms-arch.h"
 
-#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#include "wrap-btf-args.h"
+#if OP_BTF_ARGS
 #include <linux/btf.h>
 /* kernel/trace/trace_btf.h's: the function's BTF_KIND_FUNC_PROTO, a reference on *@btf_p */
 const struct btf_type *btf_find_func_proto(const char *func_name, struct btf **btf_p);
@@ -65,7 +66,7 @@ struct op_ksyms {
 	typeof(op_ptr_to(ct_nmi_exit)) ct_nmi_exit;
 	/* whether a MOD:SYM event's module is there (events/module.c) */
 	typeof(op_ptr_to(find_module)) find_module;
-#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#if OP_BTF_ARGS
 	/* functions' prototypes from BTF, as kprobe events type arguments (events/btf.c) */
 	typeof(op_ptr_to(btf_find_func_proto)) btf_find_func_proto;
 	typeof(op_ptr_to(btf_type_skip_modifiers)) btf_type_skip_modifiers;

@@ -48,6 +48,7 @@ struct opev_batch {
 	struct opev_def def;		/* the parser's scratch */
 	struct opev_arg *args;
 	char *buf;
+	struct opev_proto *proto;
 };
 
 static enum opev_arch opev_this_arch(void)
@@ -209,6 +210,7 @@ static int opev_batch_line(struct opev_batch *b, char *line)
 		return 0;
 	b->def.args = b->args;
 	b->def.buf = b->buf;
+	b->def.proto = b->proto;
 	if (opev_parse(line, &b->def, opev_this_arch(), opev_kernel(), &err)) {
 		opev_log_error(line, err.column, opev_error_text(err.code));
 		return -EINVAL;
@@ -405,8 +407,9 @@ ssize_t opev_batch_write(const char __user *ubuf, size_t count)
 	text = kvmalloc(count + 1, GFP_KERNEL);
 	b.args = kvmalloc_array(OPEV_MAX_ARGS, sizeof(*b.args), GFP_KERNEL);
 	b.buf = kvmalloc(count + 1, GFP_KERNEL);
+	b.proto = kmalloc(sizeof(*b.proto), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!text || !b.args || !b.buf)
+	if (!text || !b.args || !b.buf || !b.proto)
 		goto out;
 	ret = -EFAULT;
 	if (copy_from_user(text, ubuf, count))
@@ -418,6 +421,7 @@ ssize_t opev_batch_write(const char __user *ubuf, size_t count)
 	ret = opev_batch_run(&b, text);
 	mutex_unlock(&opev_mutex);
 out:
+	kfree(b.proto);
 	kvfree(b.buf);
 	kvfree(b.args);
 	kvfree(text);

@@ -9,9 +9,10 @@
 
 #include "events.h"
 #include "ksyms.h"
+#include "wrap-btf-args.h"
 #include "wrap-probe-args.h"
 
-#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#if OP_BTF_ARGS
 /* BTF_KIND_INT's encoding and bits follow its btf_type */
 static u32 opev_btf_int(const struct btf_type *t)
 {
@@ -48,8 +49,10 @@ static const char *opev_btf_fetch(const struct btf_type *t)
 /*
  * Type @id of @btf as the parser takes it.  char_ptr is the kernel's
  * btf_type_is_char_ptr(): it reads t->type whatever the kind, which for
- * a sized type is its size (so a size_t counts as a char pointer there:
- * 8 is an unsigned char's id in Debian's 6.12), and so does this.
+ * an integer or enum is its size (so a size_t counts as a char pointer
+ * there: 8 is an unsigned char's id in Debian's 6.12), and so does this;
+ * a struct's size is not taken for an id (the kernel's lookup of a large
+ * one would fail on a NULL type).
  */
 static void opev_btf_type(const struct btf *btf, u32 id, struct opev_btf_type *out)
 {
@@ -60,6 +63,8 @@ static void opev_btf_type(const struct btf *btf, u32 id, struct opev_btf_type *o
 	if (!t)
 		return;
 	out->fetch = opev_btf_fetch(t);
+	if (!btf_type_is_ptr(t) && !btf_type_is_int(t) && !btf_type_is_enum(t))
+		return;
 	to = op_ksyms.btf_type_skip_modifiers(btf, t->type, NULL);
 	out->char_ptr = to && BTF_INFO_KIND(to->info) == BTF_KIND_INT &&
 			!(BTF_INT_ENCODING(opev_btf_int(to)) & BTF_INT_SIGNED) &&
@@ -79,11 +84,9 @@ static int opev_btf_find_proto(const char *symbol, struct opev_proto *proto)
 	t = op_ksyms.btf_find_func_proto(symbol, &btf);
 	if (!t)
 		return -1;
+	/* a variadic function's last, with no name: refused as the kernel does */
 	proto->nr_params = btf_type_vlen(t);
-	/* a variadic function's last parameter has no name and no type */
 	params = btf_params(t);
-	if (proto->nr_params && !params[proto->nr_params - 1].type)
-		proto->nr_params--;
 	if (proto->nr_params > OPEV_PROTO_MAX_PARAMS)
 		goto out;
 	for (i = 0; i < proto->nr_params; i++) {

@@ -56,6 +56,7 @@ struct opev_event *opev_event_alloc(const struct opev_def *def, const char *line
 	}
 	ev->def.buf = ev->line;
 	ev->def.args = ev->args;
+	ev->def.proto = NULL;	/* the batch's, read while parsing only */
 	ev->def.module = opev_rebase(def->module, def->buf, ev->line);
 	ev->def.symbol = opev_rebase(def->symbol, def->buf, ev->line);
 	for (i = 0; i < def->nr_args; i++)

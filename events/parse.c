@@ -51,8 +51,7 @@ struct parser {
 	char *rest;		/* what of def->buf is not split into words yet */
 	int fentry;		/* at a function's entry: $argN allowed */
 	unsigned int size;	/* the event's fields so far */
-	int proto_state;	/* 0: not looked up; 1: @proto is the function's; -1: none */
-	struct opev_proto proto;
+	int proto_state;	/* 0: not looked up; 1: def->proto is the function's; -1: none */
 	/* the BTF type of the argument's value so far (the kernel's last_type) */
 	const struct opev_btf_type *last_btf;
 	/* an argument rewritten as the kernel rewrites it, "NAME[:TYPE]" */
@@ -595,11 +594,11 @@ static const struct opev_proto *find_proto(struct parser *p)
 
 	if (!p->proto_state) {
 		p->proto_state = -1;
-		if (p->kernel && p->kernel->find_proto && def->symbol &&
-		    !def->module && !p->kernel->find_proto(def->symbol, &p->proto))
+		if (p->kernel && p->kernel->find_proto && def->proto && def->symbol &&
+		    !def->module && !p->kernel->find_proto(def->symbol, def->proto))
 			p->proto_state = 1;
 	}
-	return p->proto_state > 0 ? &p->proto : NULL;
+	return p->proto_state > 0 ? def->proto : NULL;
 }
 
 /* Whether @p's kernel fetches arguments by their C names (6.12) */
@@ -685,9 +684,10 @@ static int parse_btf_var(struct parser *p, struct opev_arg *arg, const char *nam
 		return fail(p, OPEV_ERR_BAD_FETCH_ARG, column);
 	if (!args_here(p))
 		return fail(p, OPEV_ERR_NOSUP_BTFARG, column);
+	/* the kernel's caret: after a '.', at a "->" */
 	for (i = 0; name[i]; i++)
 		if (name[i] == '.' || (name[i] == '-' && name[i + 1] == '>'))
-			return fail(p, OPEV_ERR_NOSUP_FIELD, column + i);
+			return fail(p, OPEV_ERR_NOSUP_FIELD, column + i + (name[i] == '.'));
 	proto = find_proto(p);
 	if (!proto || !proto->nr_params)
 		return fail(p, OPEV_ERR_NO_BTF_ENTRY, column);
@@ -1064,6 +1064,8 @@ static int btf_type_arg(struct parser *p, struct opev_arg *arg, unsigned int col
 		return 0;
 	if (!bt->char_ptr)
 		return fail(p, OPEV_ERR_BAD_TYPE4STR, column);
+	if (arg->nr_derefs == OPEV_MAX_DEREFS)
+		return fail(p, OPEV_ERR_TOO_MANY_OPS, column);
 	deref = &arg->derefs[arg->nr_derefs++];
 	deref->offset = 0;
 	deref->user = kind == OPEV_TYPE_USTRING;
@@ -1130,8 +1132,9 @@ static char *rewrite_arg(struct parser *p, char *word, unsigned int column)
 	if (!btf_args(p) || !args_here(p) || !str_prefix(word, "$arg") ||
 	    !is_digit(word[4]))
 		return word;
+	/* as is where BTF has no parameters for it */
 	proto = find_proto(p);
-	if (!proto)
+	if (!proto || !proto->nr_params)
 		return word;
 	if (type)
 		*type = '\0';
@@ -1165,7 +1168,7 @@ static int expand_args(struct parser *p, unsigned int i, unsigned int column)
 		return fail(p, OPEV_ERR_NOFENTRY_ARGS, column);
 	proto = find_proto(p);
 	if (!proto || !proto->nr_params)
-		return fail(p, OPEV_ERR_NO_BTF_ENTRY, column);
+		return fail(p, OPEV_ERR_NOSUP_BTFARG, column);
 	for (j = 0; j < proto->nr_params; j++) {
 		if (i + j == OPEV_MAX_ARGS)
 			return fail(p, OPEV_ERR_TOO_MANY_ARGS, column);
@@ -1201,10 +1204,10 @@ static int parse_arg(struct parser *p, unsigned int i, char *word,
 		str_copy(arg->name, word, sizeof(arg->name));
 	} else if (btf_args(p) && (is_alpha(*word) || *word == '_')) {
 		/* a parameter by its C name is named so */
-		for (n = 0; n < sizeof(arg->name) - 1 &&
-		     (is_alpha(word[n]) || is_digit(word[n]) || word[n] == '_'); n++)
-			arg->name[n] = word[n];
-		arg->name[n] = '\0';
+		for (n = 0; is_alpha(word[n]) || is_digit(word[n]) || word[n] == '_'; n++)
+			if (n == MAX_ARG_NAME_LEN)
+				return fail(p, OPEV_ERR_ARG_NAME_TOO_LONG, column);
+		str_copy(arg->name, word, n + 1);
 		body = word;
 	} else {
 		o = (struct out){ arg->name, sizeof(arg->name), 0 };
@@ -1294,7 +1297,7 @@ int opev_parse(const char *line, struct opev_def *def, enum opev_arch arch,
 	struct parser p = { .def = def, .arch = arch, .kernel = kernel, .err = err };
 	char *cmd;
 
-	*def = (struct opev_def){ .args = def->args, .buf = def->buf };
+	*def = (struct opev_def){ .args = def->args, .buf = def->buf, .proto = def->proto };
 	*err = (struct opev_error){ .code = OPEV_ERR_NONE };
 	str_copy(def->buf, line, str_len(line) + 1);
 	p.rest = def->buf;

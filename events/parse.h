@@ -121,6 +121,8 @@ struct opev_arg {
  * @args:	the arguments, an array of OPEV_MAX_ARGS the caller gives
  * @nr_args:	how many
  * @buf:	the caller's writable copy of the line: names point into it
+ * @proto:	the caller's room for the function's prototype, where the
+ *		kernel reads it from BTF (struct opev_kernel); NULL: not read
  */
 struct opev_def {
 	enum opev_cmd cmd;
@@ -135,6 +137,7 @@ struct opev_def {
 	struct opev_arg *args;
 	unsigned int nr_args;
 	char *buf;
+	struct opev_proto *proto;
 };
 
 /**
@@ -258,8 +261,9 @@ struct opev_kernel {
  * opev_parse() - parse one line of the kprobe_events grammar
  * @line:	the line, without its newline; comments and blank lines are the
  *		caller's to skip
- * @def:	out: the definition; @def->args and @def->buf set by the caller,
- *		@def->buf a writable copy of @line at least as long
+ * @def:	out: the definition; @def->args, @def->buf and @def->proto set
+ *		by the caller, @def->buf a writable copy of @line at least as
+ *		long
  * @arch:	whose register names %REG may use
  * @kernel:	what the running kernel takes beyond 6.1's grammar; NULL: 6.1's
  * @err:	out: on failure, the error and its column

@@ -16,6 +16,7 @@
 
 static struct opev_arg args[OPEV_MAX_ARGS];
 static char buf[LINE_MAX_LEN];
+static struct opev_proto proto;
 
 /* What the running kernel takes beyond 6.1's grammar: NULL, but in check_btf() */
 static const struct opev_kernel *parse_kernel;
@@ -25,6 +26,7 @@ static int parse(const char *line, struct opev_def *def, enum opev_arch arch,
 {
 	def->args = args;
 	def->buf = buf;
+	def->proto = &proto;
 	return opev_parse(line, def, arch, parse_kernel, err);
 }
 
@@ -653,6 +655,8 @@ static const struct ok_case btf_ok_cases[] = {
 	{ X86, "r:a ext4:ext4_fn $arg2 $retval",
 	  "r:optprobes/a ext4:ext4_fn arg1=$arg2 arg2=$retval" },
 	{ X86, "r:a 0x1000 $arg1", "r:optprobes/a 0x0000000000001000 arg1=$arg1" },
+	/* BTF knows it without parameters: $argN as is */
+	{ X86, "p:a cpu_relax $arg1", "p:optprobes/a cpu_relax arg1=$arg1" },
 };
 
 static const struct err_case btf_err_cases[] = {
@@ -667,10 +671,12 @@ static const struct err_case btf_err_cases[] = {
 	{ X86, "p:a vfs_read+8 count", OPEV_ERR_NOSUP_BTFARG, "count", 0 },
 	{ X86, "p:a vfs_read+8 $arg*", OPEV_ERR_NOFENTRY_ARGS, "$arg*", 0 },
 	{ X86, "p:a vfs_read file->f_flags", OPEV_ERR_NOSUP_FIELD, "->", 0 },
-	{ X86, "p:a vfs_read file.f_flags", OPEV_ERR_NOSUP_FIELD, ".", 0 },
 	{ X86, "p:a ext4:ext4_fn count", OPEV_ERR_NO_BTF_ENTRY, "count", 0 },
-	{ X86, "p:a ext4:ext4_fn $arg*", OPEV_ERR_NO_BTF_ENTRY, "$arg*", 0 },
-	{ X86, "p:a cpu_relax $arg*", OPEV_ERR_NO_BTF_ENTRY, "$arg*", 0 },
+	{ X86, "p:a ext4:ext4_fn $arg*", OPEV_ERR_NOSUP_BTFARG, "$arg*", 0 },
+	{ X86, "p:a cpu_relax $arg*", OPEV_ERR_NOSUP_BTFARG, "$arg*", 0 },
+	{ X86, "p:a vfs_read file.f_pos", OPEV_ERR_NOSUP_FIELD, "f_pos", 0 },
+	{ X86, "p:a vfs_read aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", OPEV_ERR_ARG_NAME_TOO_LONG,
+	  "aaa", 0 },
 	/* 6.1's grammar: no names, no $argN on a return probe */
 	{ PPC, "p:a vfs_read count", OPEV_ERR_BAD_FETCH_ARG, "count", 0 },
 	{ PPC, "r:a vfs_read $arg1", OPEV_ERR_NOFENTRY_ARGS, "$arg1", 0 },
