@@ -18,9 +18,9 @@
  * optprobe refuses to load before.  So optprobe sorts it once, at load,
  * into two arrays searched in O(log n).  A module's entries are few and
  * walked as they stand, under preempt_disable() (a module's freeing waits
- * for RCU); its init entries are left out too, which is right because
- * probes in module init text, or in a module not yet live, are refused
- * before anything asks here.
+ * for RCU); its init entries count while it is coming (its init text is
+ * there and may be probed), and are left out once it is live, when that
+ * text goes, as the kernel's __jump_label_mod_text_reserved() does.
  *
  * The old way also risked a BUG: arch_jump_entry_size() BUGs on an int3
  * of a label being flipped, and was called without the locks that keep
@@ -108,14 +108,21 @@ static bool op_x86_label_over(unsigned long code, unsigned long len, unsigned lo
 	return code <= last && code + len > first;
 }
 
+/* Whether @entry of a module in @state is in text that is still there */
+static bool op_x86_module_entry_there(const struct jump_entry *entry, enum module_state state)
+{
+	return !jump_entry_is_init(entry) || state == MODULE_STATE_COMING;
+}
+
 /* A module's entries [@entry, @stop): walked, not indexed. */
 static bool op_x86_module_label_in(const struct jump_entry *entry, const struct jump_entry *stop,
-				   unsigned long first, unsigned long last)
+				   enum module_state state, unsigned long first,
+				   unsigned long last)
 {
 	unsigned long code;
 
 	for (; entry < stop; entry++) {
-		if (jump_entry_is_init(entry))
+		if (!op_x86_module_entry_there(entry, state))
 			continue;
 		code = jump_entry_code(entry);
 		/* the size is read only for a label that may overlap */
@@ -127,13 +134,13 @@ static bool op_x86_module_label_in(const struct jump_entry *entry, const struct 
 }
 
 static bool op_x86_module_target_in(const struct jump_entry *entry, const struct jump_entry *stop,
-				    unsigned long from, unsigned long to)
+				    enum module_state state, unsigned long from, unsigned long to)
 {
 	unsigned long target;
 
 	for (; entry < stop; entry++) {
 		target = jump_entry_target(entry);
-		if (!jump_entry_is_init(entry) && target > from && target < to)
+		if (op_x86_module_entry_there(entry, state) && target > from && target < to)
 			return true;
 	}
 	return false;
@@ -149,7 +156,8 @@ bool op_arch_jump_label_in(unsigned long first, unsigned long last)
 	mod = op_ksyms.__module_text_address(first);
 	if (mod) {
 		in = op_x86_module_label_in(mod->jump_entries,
-					    mod->jump_entries + mod->num_jump_entries, first, last);
+					    mod->jump_entries + mod->num_jump_entries,
+					    mod->state, first, last);
 		preempt_enable();
 		return in;
 	}
@@ -180,7 +188,8 @@ bool op_x86_jump_label_target_in(unsigned long from, unsigned long to)
 	mod = op_ksyms.__module_text_address(from);
 	if (mod) {
 		in = op_x86_module_target_in(mod->jump_entries,
-					     mod->jump_entries + mod->num_jump_entries, from, to);
+					     mod->jump_entries + mod->num_jump_entries,
+					     mod->state, from, to);
 		preempt_enable();
 		return in;
 	}

@@ -28,7 +28,7 @@ extern struct list_head op_all_sites;
 void op_quiesce(bool slots);
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
-void op_sites_gone(struct module *mod);
+void op_sites_gone(struct module *mod, bool init);
 int op_site_change(struct op_site *site, struct list_head *unopt);
 void op_site_drop_sole(struct op_site *site);
 void op_sites_settle(struct list_head *unopt);

@@ -168,6 +168,8 @@ static const char *op_opt_unwanted(const struct op_site *site)
 		return "optimization switched off (debugfs optimize)";
 	if (site->noopt)
 		return "a probe forbids it (OPTPROBE_F_NOOPT)";
+	if (site->init)
+		return "module init text: it runs once, then it is freed";
 	return op_arch_opt_blocked(site);
 }
 

@@ -29,6 +29,7 @@ struct op_site {
 	struct list_head all;		/* in op_all_sites, until freed */
 	struct list_head probes;	/* struct optprobe, registration order */
 	struct module *mod;		/* holding the address; NULL: kernel core */
+	bool init;			/* in @mod's init text, freed after its init */
 	bool ftrace;			/* at a function's ftrace site */
 	enum optprobe_mode bp_mode;	/* TRAP or BOOSTED: the breakpoint path's */
 	enum op_opt_state state;	/* the optimizer's; moved only by optimizer.c */

@@ -401,6 +401,7 @@ struct op_site *op_site_create(unsigned long addr, struct module *mod, const cha
 		return ERR_PTR(-ENOMEM);
 	site->addr = addr;
 	site->mod = mod;
+	site->init = mod && within_module_init(addr, mod);
 	site->state = OP_ST_DISARMED;
 	site->sole = &op_aggr_probe;
 	INIT_LIST_HEAD(&site->probes);
@@ -461,17 +462,19 @@ bool op_get_all_enabled(void)
 }
 
 /**
- * op_sites_gone() - the module holding some sites is being unloaded
- * @mod:	the module
+ * op_sites_gone() - the text of some sites goes
+ * @mod:	the module holding them, being unloaded
+ * @init:	only the sites in its init text, which goes after its init
  *
  * Its sites go without a write to its text, are unhashed, and their slots
  * released after the grace period.  Sites with probes live on until their
  * probes are unregistered; sites that only waited for a kernel kprobe to
- * leave their jump are freed.
+ * leave their jump are freed.  Sites the optimizer put off are tried
+ * again.
  *
  * Context: process context; sleeps.
  */
-void op_sites_gone(struct module *mod)
+void op_sites_gone(struct module *mod, bool init)
 {
 	struct op_site *site, *tmp;
 	struct hlist_node *next;
@@ -481,7 +484,7 @@ void op_sites_gone(struct module *mod)
 
 	mutex_lock(&op_mutex);
 	hash_for_each_safe(op_sites, bkt, next, site, hash) {
-		if (site->mod != mod)
+		if (site->mod != mod || (init && !site->init))
 			continue;
 		op_site_gone(site);
 		hash_del_rcu(&site->hash);
@@ -496,8 +499,9 @@ void op_sites_gone(struct module *mod)
 	if (!list_empty(&gone)) {
 		op_quiesce(slots);
 		op_slots_release(&gone);
-		op_opt_retry();
 	}
+	/* what was in the way may have gone, or waited for the module to be live */
+	op_opt_retry();
 	list_for_each_entry_safe(site, tmp, &gone, release) {
 		list_del_init(&site->release);
 		if (list_empty(&site->probes)) {

@@ -48,7 +48,13 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, const char *
 	return 0;
 }
 
-/* Text of the kernel or of a live module, and not optprobe's own. */
+/*
+ * Text of the kernel or of a module, and not optprobe's own.  A module is
+ * probed from its MODULE_STATE_COMING on (its init has not run yet), as
+ * the kernel's kprobes allow, and its init text until its init is done
+ * (core/module.c makes those probes GONE when the module goes live).
+ * Both are checked under op_mutex, which the module notifier takes.
+ */
 static int op_check_text(unsigned long addr, struct module **mod, const char **why)
 {
 	int ret = 0;
@@ -61,11 +67,13 @@ static int op_check_text(unsigned long addr, struct module **mod, const char **w
 	} else if (*mod == THIS_MODULE) {
 		*why = "optprobe's own text";
 		ret = -EINVAL;
-	} else if (*mod && within_module_init(addr, *mod)) {
-		*why = "module init text";
+	} else if (*mod && (*mod)->state != MODULE_STATE_LIVE &&
+		   (*mod)->state != MODULE_STATE_COMING) {
+		*why = "module going away";
 		ret = -EINVAL;
-	} else if (*mod && (*mod)->state != MODULE_STATE_LIVE) {
-		*why = "module not live";
+	} else if (*mod && within_module_init(addr, *mod) &&
+		   (*mod)->state != MODULE_STATE_COMING) {
+		*why = "module init text, done with";
 		ret = -EINVAL;
 	}
 	preempt_enable();

@@ -94,7 +94,7 @@ struct opev_file {
  * @tp:		the tracepoint the class names (only its name is used)
  * @added:	@call is in the kernel's events
  * @in_batch:	defined by the write being done, not yet on opev_events
- * @pending:	its module (MOD:SYM) is not live: the probe is not
+ * @pending:	its module (MOD:SYM) is not loaded: the probe is not
  *		registered, and module.c registers it when the module comes;
  *		changed under opev_mutex and event_mutex both
  * @armed:	the probe is enabled: from its first user on, until a moment

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Events of modules that are not loaded, as the kernel's kprobe events
- * keep them: a MOD:SYM line for a module that is not live defines its
+ * keep them: a MOD:SYM line for a module that is not loaded defines its
  * event at once, pending, with its probe not registered (the symbol is
  * not known yet).  The event can be enabled meanwhile.  When the module
  * comes, the probe is registered and armed if the event is enabled; when
  * it goes, the probe is unregistered and the event pending again, so that
  * the next load of the module arms it again.
  *
- * The probes are registered once the module is live (MODULE_STATE_LIVE,
- * after its init has run): optprobe takes no probe on a module still
- * loading.  A symbol the module turns out not to have leaves the event
- * pending, with one line in the kernel log.
+ * The probes are registered as the module comes (MODULE_STATE_COMING,
+ * before its init runs, as the kernel's kprobe events do), so that they
+ * see its init.  The notifier's priority is the default: after the
+ * kernel's jump labels (1) and kprobes (0, registered at boot) have
+ * taken the module in.  A symbol the module turns out not to have leaves
+ * the event pending, with one line in the kernel log.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,18 +23,22 @@
 #include "events.h"
 #include "ksyms.h"
 
-/* Is module @name missing, or not live yet?  Its events wait then. */
+/*
+ * Is module @name missing (not yet formed, or going)?  Its events wait
+ * then.  A module coming is there: its notifier registers what waited,
+ * or has done so already.
+ */
 bool opev_module_absent(const char *name)
 {
 	struct module *mod;
-	bool absent;
+	enum module_state state;
 
 	/* the module stays while preemption is off (find_module()'s rule) */
 	preempt_disable();
 	mod = op_ksyms.find_module(name);
-	absent = !mod || READ_ONCE(mod->state) != MODULE_STATE_LIVE;
+	state = mod ? READ_ONCE(mod->state) : MODULE_STATE_GOING;
 	preempt_enable();
-	return absent;
+	return state != MODULE_STATE_LIVE && state != MODULE_STATE_COMING;
 }
 
 static bool opev_of_module(struct opev_event *ev, struct module *mod)
@@ -40,8 +46,8 @@ static bool opev_of_module(struct opev_event *ev, struct module *mod)
 	return ev->def.module && !strcmp(ev->def.module, mod->name);
 }
 
-/* @mod is live: its pending events' probes are registered, and armed if enabled. */
-static void opev_module_live(struct module *mod)
+/* @mod comes: its pending events' probes are registered, and armed if enabled. */
+static void opev_module_coming(struct module *mod)
 {
 	struct opev_event *ev;
 	int ret;
@@ -110,8 +116,8 @@ static void opev_module_going(struct module *mod)
 
 static int opev_module_notify(struct notifier_block *nb, unsigned long state, void *data)
 {
-	if (state == MODULE_STATE_LIVE)
-		opev_module_live(data);
+	if (state == MODULE_STATE_COMING)
+		opev_module_coming(data);
 	else if (state == MODULE_STATE_GOING)
 		opev_module_going(data);
 	return NOTIFY_DONE;

@@ -176,13 +176,19 @@ struct optprobe {
  * address share one armed site; their handlers run in registration order.
  * On failure, one pr_warn line names the probe and nothing is left armed.
  *
+ * A module's text may be probed from its MODULE_STATE_COMING on (from a
+ * module notifier, before its init runs, or from its own init), and its
+ * init text until its init returns: probes there go GONE when it goes
+ * live, and all of its probes when it goes, init failed or unloaded.
+ *
  * Context: process context; may sleep.
  * Return: 0, or
  *  * -EINVAL: no handler; @symbol and @addr both or neither given; the
- *    address is not kernel or module text; or it is blacklisted (optprobe
+ *    address is not kernel or module text, or a module's going away or
+ *    its init text once its init is done; or it is blacklisted (optprobe
  *    itself, the kernel's kprobe blacklist and entry/noinstr text,
- *    exception-fixup sites, module init text, the padding before a
- *    function on x86) or the instruction there cannot be probed;
+ *    exception-fixup sites, the padding before a function on x86) or the
+ *    instruction there cannot be probed;
  *  * -ENOENT: unknown @symbol;
  *  * -EILSEQ: not an instruction boundary (decoded from the function's
  *    start; on powerpc also the second word of a prefixed instruction);
@@ -316,7 +322,8 @@ const char *optprobe_reason(const struct optprobe *p);
  * x86_64 the kernel's kprobe_mutex and text_mutex.
  * Return: 0, or
  *  * -EINVAL: @addr is not kernel or module text, or is optprobe's own,
- *    a module's init text or a module not live, or no symbol covers it;
+ *    a module's going away or its init text once its init is done, or no
+ *    symbol covers it;
  *  * -EILSEQ: @addr is not an instruction boundary, or the instruction
  *    there cannot be decoded.
  */

@@ -18,7 +18,7 @@ check() { # check NAME COMMAND...
 	n=$((n + 1))
 	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
 }
-PLAN=36
+PLAN=37
 echo "KTAP version 1"
 echo "1..$PLAN"
 mount -t tracefs nodev $T 2>/dev/null
@@ -222,9 +222,12 @@ check module_unknown_symbol_enoent [ "$(write_err "p:bad_mod $M:no_such_fn_xyz")
 rmmod $M
 check module_pending_after_unload pending ev_mod
 echo > $T/trace
-insmod ./$M.ko
+# call=4 on insmod calls it as the module loads, after MODULE_STATE_COMING
+# and before its init: armed by then, as the kernel's events are
+insmod ./$M.ko call=4
 call 5
-check module_armed_on_reload [ "$(grep -c 'ev_mod: ' $T/trace)" = 1 ]
+check module_armed_on_reload [ "$(grep -c 'ev_mod: ' $T/trace)" = 2 ]
+check module_armed_as_it_comes mod_lines 4 13
 check module_fields_on_reload mod_lines 5 16
 echo 0 > $G/ev_mod/enable
 echo 0 > $G/ev_modret/enable
