@@ -8,8 +8,10 @@
  * each load of the target, then:
  *  - "loaded": the probes fired during the init; the two in init text
  *    went GONE when the module went live (its init text is freed; where
- *    it is kept with the core text, as on ppc64le, they stay armed); the
- *    core one fires on; all unregister;
+ *    it is kept with the core text, as on ppc64le, they stay armed), and
+ *    a probe there from the notifier at MODULE_STATE_LIVE, before the
+ *    text is freed, was refused with -EINVAL; the core one fires on; all
+ *    unregister;
  *  - "failed" (loaded with fail=1): they fired during the init, the
  *    init failed and all three are GONE; unregistering them is safe.
  * One KTAP block, printed over the two phases.
@@ -31,6 +33,8 @@ static unsigned int hits[NR_PROBES], rp_hits, rp_wrong;
 static int ret_p[NR_PROBES], ret_rp;
 static bool armed, registered;
 static bool init_apart;	/* the init function is in init text, freed once live */
+static void *init_inside;	/* the init text probed */
+static int ret_live;		/* registering there at MODULE_STATE_LIVE */
 static struct ktap t;
 
 static int coming_pre(struct optprobe *p, struct pt_regs *regs)
@@ -65,6 +69,8 @@ static void coming_register(struct module *mod)
 	ret_p[CORE] = optprobe_register(&probes[CORE]);
 	ret_p[INIT] = entry ? optprobe_next_insn((void *)entry, &inside) : -ENOENT;
 	init_apart = within_module_init((unsigned long)inside, mod);
+	init_inside = inside;
+	ret_live = 1;
 	test_probe_init(&probes[INIT], NULL, (unsigned long)inside, coming_pre, NULL, 0);
 	if (!ret_p[INIT])
 		ret_p[INIT] = optprobe_register(&probes[INIT]);
@@ -91,9 +97,19 @@ static int coming_notify(struct notifier_block *nb, unsigned long state, void *d
 {
 	struct module *mod = data;
 
-	if (state == MODULE_STATE_COMING && armed && !strcmp(mod->name, COMING_MODULE)) {
+	struct optprobe p;
+
+	if (strcmp(mod->name, COMING_MODULE))
+		return NOTIFY_DONE;
+	if (state == MODULE_STATE_COMING && armed) {
 		armed = false;
 		coming_register(mod);
+	} else if (state == MODULE_STATE_LIVE && registered) {
+		/* its init is done; its init text is still there, not for long */
+		test_probe_init(&p, NULL, (unsigned long)init_inside, coming_pre, NULL, 0);
+		ret_live = optprobe_register(&p);
+		if (!ret_live)
+			optprobe_unregister(&p);
 	}
 	return NOTIFY_DONE;
 }
@@ -132,18 +148,23 @@ static void check_loaded(void)
 	enum optprobe_mode core, init, ret;
 	int i, wrong = 0;
 
-	ktap_start(&t, 8);
+	ktap_start(&t, 9);
 	check_coming("loaded");
 	init = optprobe_mode(&probes[INIT]);
 	ret = optretprobe_mode(&rp);
-	if (init_apart)
+	if (init_apart) {
 		ktap_check(&t, init == OPTPROBE_MODE_GONE && ret == OPTPROBE_MODE_GONE,
 			   "init_text_probes_gone_once_live", "modes %s, %s",
 			   test_mode_name(init), test_mode_name(ret));
-	else
+		ktap_check(&t, ret_live == -EINVAL, "init_text_refused_once_live",
+			   "returned %d", ret_live);
+	} else {
 		ktap_check(&t, init != OPTPROBE_MODE_GONE && ret != OPTPROBE_MODE_GONE,
 			   "init_text_kept_probes_stay", "modes %s, %s",
 			   test_mode_name(init), test_mode_name(ret));
+		ktap_check(&t, !ret_live, "init_text_kept_taken_once_live",
+			   "returned %d", ret_live);
+	}
 	core = optprobe_mode(&probes[CORE]);
 	for (i = 0; fn && i < COMING_CALLS; i++)
 		wrong += fn(i) != coming_core_result(i);

@@ -102,16 +102,6 @@ static void check_function_padding(struct ktap *t)
 	expect_refused(t, "function_padding_is_einval", &p, -EINVAL);
 }
 
-/* Module init text: this module's own, while it runs. */
-static noinline int __init errno_init_text(struct ktap *t)
-{
-	struct optprobe p;
-
-	test_probe_init(&p, NULL, (unsigned long)errno_init_text, count_pre, NULL, 0);
-	expect_refused(t, "module_init_text_is_einval", &p, -EINVAL);
-	return 0;
-}
-
 static void check_unknown_symbol(struct ktap *t)
 {
 	struct optprobe p;
@@ -293,13 +283,12 @@ static int __init test_errno_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, 25);
+	ktap_start(&t, 24);
 	check_handlerless(&t);
 	check_symbol_and_addr(&t);
 	check_not_text(&t);
 	check_blacklisted(&t);
 	check_function_padding(&t);
-	errno_init_text(&t);
 	check_unknown_symbol(&t);
 	check_not_boundary(&t);
 	check_next_insn(&t);
