@@ -9,6 +9,8 @@
  *   enabled	1/0: arm or disarm every probe (each keeps its own state)
  *   optimize	1/0: the global jump-optimization switch
  *   boost	1/0: whether probes registered from now on may be boosted
+ *		(these three are module parameters too, core/switches.c:
+ *		lockdown refuses these files, not those)
  *   slots	one line per slot area: address, size, slots used/total
  *   retprobes	one line per return probe: address, symbol+offset of its
  *		entry, entry mode, calls followed, skipped, missed, in flight,
@@ -95,27 +97,7 @@ static int ksyms_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(ksyms);
 
-/* A boolean file: reads "0\n" or "1\n", takes anything kstrtobool does. */
-struct op_switch {
-	bool (*get)(void);
-	void (*set)(bool on);
-};
-
-static const struct op_switch op_enabled_switch = {
-	.get = op_get_all_enabled,
-	.set = op_set_all_enabled,
-};
-
-static const struct op_switch op_optimize_switch = {
-	.get = op_optimize_enabled,
-	.set = op_set_optimize,
-};
-
-static const struct op_switch op_boost_switch = {
-	.get = op_boost_enabled,
-	.set = op_set_boost,
-};
-
+/* A switch's file: reads "0\n" or "1\n", takes anything kstrtobool does. */
 static ssize_t switch_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
 {
 	const struct op_switch *sw = file->private_data;

@@ -113,4 +113,14 @@ void op_ret_show(struct seq_file *m);
 int op_debugfs_init(void);
 void op_debugfs_exit(void);
 
+/* switches.c: a switch, for its module parameter and its debugfs file */
+struct op_switch {
+	bool (*get)(void);
+	void (*set)(bool on);
+};
+
+extern const struct op_switch op_enabled_switch, op_optimize_switch, op_boost_switch;
+void op_switches_start(void);
+void op_switches_stop(void);
+
 #endif /* OPTPROBE_INTERNAL_H */

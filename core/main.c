@@ -55,6 +55,7 @@ static int __init optprobe_init(void)
 	ret = opev_init();
 	if (ret)
 		goto out_own;
+	op_switches_start();
 	pr_info("loaded\n");
 	return 0;
 
@@ -76,6 +77,7 @@ out_optimizer:
 /* Probe modules hold references to optprobe: no probe is left here. */
 static void __exit optprobe_exit(void)
 {
+	op_switches_stop();
 	opev_exit();
 	op_arch_own_probes_unregister();
 	op_debugfs_exit();

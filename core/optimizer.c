@@ -165,7 +165,7 @@ static const char *op_opt_unwanted(const struct op_site *site)
 	if (site->ftrace)
 		return "function entry: runs through ftrace";
 	if (!op_optimize_enabled())
-		return "optimization switched off (debugfs optimize)";
+		return "optimization switched off (the optimize switch)";
 	if (site->noopt)
 		return "a probe forbids it (OPTPROBE_F_NOOPT)";
 	if (site->init)
