@@ -51,8 +51,8 @@ struct op_arch_ksyms {
 	typeof(op_ptr_to(rethook_recycle)) rethook_recycle;
 	typeof(op_ptr_to(rethook_hook)) rethook_hook;
 
-	/* up to 6.6 only (wrap-rethook.h) */
-	struct op_rethook_add_node rethook_add_node;
+	/* the rest of it, which depends on the kernel (wrap-rethook.h) */
+	struct op_rethook_by_version by_version;
 };
 
 const char *op_x86_endbr_at(unsigned long addr);

@@ -34,7 +34,7 @@ const struct op_ksym op_arch_ksym_table[] = {
 	OP_ARCH_KSYM(rethook_try_get),
 	OP_ARCH_KSYM(rethook_recycle),
 	OP_ARCH_KSYM(rethook_hook),
-	OP_RETHOOK_ADD_NODE_KSYM
+	OP_RETHOOK_BY_VERSION_KSYM
 };
 
 /* Every member of struct op_arch_ksyms is a pointer with an entry above. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Return probes on x86_64 with 6.7+'s rethook, whose pool is an objpool
- * of nodes it allocates itself, fixed in number (wrap-rethook.h; 6.1's
- * is retprobe.c, which says why the return side is the kernel's rethook).
+ * of nodes allocated with it, fixed in number (wrap-rethook.h; 6.1's is
+ * retprobe.c, which says why the return side is the kernel's rethook).
  *
  * Each instance rides on a node of its own for good: the probe's nodes
  * come from a chain of rethooks, each of as many nodes as all before it
@@ -10,13 +10,19 @@
  * new rethook's nodes are all taken out of its pool at once and kept
  * aside (spare), and one goes back, carrying its instance, as each
  * instance is added: the rethooks' pools hold only nodes with an
- * instance, and a hooked call takes both in one.  The rethook calls
- * op_x86_rethook_handler() with preemption disabled, regs->ip the real
- * return address and regs->sp the caller's, then recycles the node, and
- * with it the instance.  A task that exits inside a followed call gives
- * its nodes back when the kernel flushes them, as its kretprobes' do.
+ * instance, and a hooked call takes both in one.  The grow work keeps as
+ * many spares as there are instances; a burst that takes them all before
+ * it runs makes the next rethook on its hits, as an interrupt could
+ * allocate it (op_arch_ret_add_now()), as rethook_alloc() would but
+ * without sleeping.
+ * The rethook calls op_x86_rethook_handler() with preemption disabled,
+ * regs->ip the real return address and regs->sp the caller's, then
+ * recycles the node, and with it the instance.  A task that exits inside
+ * a followed call gives its nodes back when the kernel flushes them, as
+ * its kretprobes' do.
  */
 #include <linux/kprobes.h>
+#include <linux/objpool.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -58,7 +64,7 @@ int op_arch_ret_prepare(struct op_ret *ret)
  * path's preemption disabled (rethook_try_get()), and so do these, one
  * node at a time.
  */
-static struct rethook_node *op_x86_ret_pop(struct rethook *rh)
+static notrace struct rethook_node *op_x86_ret_pop(struct rethook *rh)
 {
 	struct rethook_node *node;
 
@@ -68,6 +74,8 @@ static struct rethook_node *op_x86_ret_pop(struct rethook *rh)
 	return node;
 }
 
+NOKPROBE_SYMBOL(op_x86_ret_pop);
+
 static notrace void op_x86_ret_push(struct rethook_node *node)
 {
 	preempt_disable();
@@ -75,8 +83,72 @@ static notrace void op_x86_ret_push(struct rethook_node *node)
 	preempt_enable();
 }
 
-/* A new rethook of @num nodes, all of them spare; false if none could be allocated. */
-static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
+NOKPROBE_SYMBOL(op_x86_ret_push);
+
+/* objpool_init()'s, for each node of a new rethook, as rethook_alloc()'s does */
+static int op_x86_ret_node_init(void *obj, void *context)
+{
+	((struct rethook_node *)obj)->rethook = context;
+	return 0;
+}
+
+/*
+ * A rethook of @num nodes.  Process context (@gfp may sleep) has the
+ * kernel make it; a hit makes it as rethook_alloc() does, but without
+ * sleeping: objpool_init() takes memory from kmalloc() for GFP_ATOMIC's
+ * bits (OP_X86_RET_HIT_GFP).  Either way the kernel's own callback frees
+ * it once its last node is dropped, which may be after optprobe has gone
+ * (a dead task's nodes, flushed late).
+ */
+static notrace struct rethook *op_x86_rethook_alloc(struct op_ret *ret, unsigned int num,
+						    gfp_t gfp)
+{
+	struct rethook *rh;
+
+	if (gfpflags_allow_blocking(gfp)) {
+		rh = op_ksyms.arch.rethook_alloc(ret, op_x86_rethook_handler,
+						 sizeof(struct op_x86_ret_node), num);
+		return IS_ERR(rh) ? NULL : rh;
+	}
+	rh = kzalloc(sizeof(*rh), gfp);
+	if (!rh)
+		return NULL;
+	rh->data = ret;
+	rcu_assign_pointer(rh->handler, op_x86_rethook_handler);
+	if (objpool_init(&rh->pool, num, sizeof(struct op_x86_ret_node), gfp, rh,
+			 op_x86_ret_node_init, op_ksyms.arch.by_version.rethook_fini_pool)) {
+		kfree(rh);
+		return NULL;
+	}
+	return rh;
+}
+
+NOKPROBE_SYMBOL(op_x86_rethook_alloc);
+
+/*
+ * Put @rh in the chain's first free place; false if there is none.  The
+ * places fill in order and stay filled, so hits read up to the first
+ * empty one; cmpxchg() orders the rethook's making before it (acquire:
+ * op_x86_ret_node_get()).
+ */
+static notrace bool op_x86_ret_publish(struct op_arch_ret *a, struct rethook *rh)
+{
+	unsigned int i;
+
+	for (i = 0; i < OP_X86_RETHOOKS; i++)
+		if (!cmpxchg(&a->rh[i], NULL, rh))
+			return true;
+	return false;
+}
+
+NOKPROBE_SYMBOL(op_x86_ret_publish);
+
+/*
+ * A new rethook of @num nodes, all of them spare; false if none could be
+ * allocated or the chain is full.  Process context and hits (@gfp says
+ * which) may add rethooks at once: each takes a place of its own.
+ */
+static notrace bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num, gfp_t gfp)
 {
 	struct llist_node *first = NULL, *last = NULL;
 	struct op_arch_ret *a = &ret->arch;
@@ -84,9 +156,10 @@ static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 	struct rethook_node *node;
 	struct rethook *rh;
 
-	rh = op_ksyms.arch.rethook_alloc(ret, op_x86_rethook_handler,
-					 sizeof(struct op_x86_ret_node), num);
-	if (IS_ERR_OR_NULL(rh))
+	if (READ_ONCE(a->rh[OP_X86_RETHOOKS - 1]))
+		return false;
+	rh = op_x86_rethook_alloc(ret, num, gfp);
+	if (!rh)
 		return false;
 	/* not published yet: no call takes from its pool meanwhile */
 	while ((node = op_x86_ret_pop(rh))) {
@@ -94,17 +167,27 @@ static bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num)
 		n->spare.next = first;
 		first = &n->spare;
 		last = last ?: first;
-		cond_resched();
+		if (gfpflags_allow_blocking(gfp))
+			cond_resched();
 	}
-	WRITE_ONCE(a->rh[a->nr_rh], rh);
-	/* rh[] first (acquire: op_x86_ret_node_get()); its pool is empty until refilled */
-	smp_store_release(&a->nr_rh, a->nr_rh + 1);
-	a->nodes += num;
+	if (!op_x86_ret_publish(a, rh)) {
+		/* the last place went to another meanwhile: all nodes back, then free */
+		while (first) {
+			n = container_of(first, struct op_x86_ret_node, spare);
+			first = first->next;
+			op_x86_ret_push(&n->node);
+		}
+		op_ksyms.arch.rethook_free(rh);
+		return false;
+	}
+	atomic_add(num, &a->nodes);
 	/* then its nodes, for hits to put instances on: they find them published */
 	if (first)
 		llist_add_batch(first, last, &a->spare);
 	return true;
 }
+
+NOKPROBE_SYMBOL(op_x86_ret_more_nodes);
 
 /*
  * A spare node for an instance, or NULL.  Hits take them too, on several
@@ -136,62 +219,80 @@ static notrace void op_x86_ret_ride(struct op_arch_ret *a, struct op_ret_inst *i
 NOKPROBE_SYMBOL(op_x86_ret_ride);
 
 /* The chain's next rethook, as many nodes as all before it; false if none. */
-static bool op_x86_ret_chain_grow(struct op_ret *ret)
+static notrace bool op_x86_ret_chain_grow(struct op_ret *ret, gfp_t gfp)
 {
-	struct op_arch_ret *a = &ret->arch;
-
-	return a->nr_rh < OP_X86_RETHOOKS && op_x86_ret_more_nodes(ret, max(16U, a->nodes));
+	return op_x86_ret_more_nodes(ret, max(16, atomic_read(&ret->arch.nodes)), gfp);
 }
 
-/*
- * Process context; the hit path may take from the pools meanwhile.
- * -ENOMEM: no node for the instance (the chain is full, or no rethook
- * could be allocated), which the core then does not count.  Only one
- * caller at a time: it alone adds rethooks.
- */
-int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
+NOKPROBE_SYMBOL(op_x86_ret_chain_grow);
+
+/* A spare node for @inst, growing the chain with @gfp if there is none. */
+static notrace int op_x86_ret_add(struct op_ret *ret, struct op_ret_inst *inst, gfp_t gfp)
 {
 	struct op_arch_ret *a = &ret->arch;
 	struct op_x86_ret_node *n;
 
 	n = op_x86_ret_spare(a);
-	if (!n && op_x86_ret_chain_grow(ret))
+	if (!n && op_x86_ret_chain_grow(ret, gfp))
 		n = op_x86_ret_spare(a);
 	if (!n)
 		return -ENOMEM;
 	op_x86_ret_ride(a, inst, n);
-	/*
-	 * Hits can add instances only on spare nodes: a pool that grows keeps
-	 * at least as many spares as it has instances (the chain's next
-	 * rethook doubles the nodes), so that a burst of calls can double
-	 * the pool before the grow work runs (OP_X86_RET_BURST_FOLLOWED).
-	 */
-	if (ret->auto_size && a->nodes < 2 * (atomic_read(&ret->pool_size) + 1))
-		op_x86_ret_chain_grow(ret);
 	return 0;
 }
 
-/* A rethook cannot be allocated without sleeping: only a spare node will do. */
+NOKPROBE_SYMBOL(op_x86_ret_add);
+
+/*
+ * Process context; the hit path may take from the pools, and grow the
+ * chain, meanwhile.  -ENOMEM: no node for the instance (the chain is
+ * full, or no rethook could be allocated), which the core then does not
+ * count.
+ */
+int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
+{
+	int err = op_x86_ret_add(ret, inst, GFP_KERNEL);
+
+	/*
+	 * A pool that grows keeps at least as many spares as it has
+	 * instances (the chain's next rethook doubles the nodes): hits then
+	 * seldom have to allocate a rethook themselves.
+	 */
+	if (!err && ret->auto_size &&
+	    atomic_read(&ret->arch.nodes) < 2 * (atomic_read(&ret->pool_size) + 1))
+		op_x86_ret_chain_grow(ret, GFP_KERNEL);
+	return err;
+}
+
+/*
+ * A hit on a maxactive 0 probe, where an interrupt could allocate
+ * (core/retprobe.c: op_ret_grow_now()), that found no instance: a spare
+ * node, or a new rethook allocated as an interrupt would, so that a burst
+ * of calls is followed in full.  objpool_init() needs GFP_ATOMIC's bits
+ * to take memory from kmalloc(); __GFP_NOMEMALLOC keeps it out of the
+ * emergency reserves, as the core keeps the instance (a miss is better).
+ */
+#define OP_X86_RET_HIT_GFP	(GFP_ATOMIC | __GFP_NOMEMALLOC | __GFP_NOWARN)
+
 notrace int op_arch_ret_add_now(struct op_ret *ret, struct op_ret_inst *inst)
 {
-	struct op_x86_ret_node *n = op_x86_ret_spare(&ret->arch);
-
-	if (!n)
-		return -EAGAIN;
-	op_x86_ret_ride(&ret->arch, inst, n);
-	return 0;
+	return op_x86_ret_add(ret, inst, OP_X86_RET_HIT_GFP);
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_add_now);
 
 static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 {
-	/* acquire: pairs with op_x86_ret_more_nodes()'s release */
-	unsigned int i, n = smp_load_acquire(&a->nr_rh);
 	struct rethook_node *node;
+	struct rethook *rh;
+	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		node = op_ksyms.arch.rethook_try_get(READ_ONCE(a->rh[i]));
+	for (i = 0; i < OP_X86_RETHOOKS; i++) {
+		/* acquire: pairs with op_x86_ret_publish() */
+		rh = smp_load_acquire(&a->rh[i]);
+		if (!rh)
+			break;
+		node = op_ksyms.arch.rethook_try_get(rh);
 		if (node)
 			return node;
 	}
@@ -238,7 +339,7 @@ void op_arch_ret_release(struct op_ret *ret)
 
 	llist_for_each_entry_safe(n, next, llist_del_all(&ret->arch.spare), spare)
 		op_x86_ret_push(&n->node);
-	for (i = 0; i < ret->arch.nr_rh; i++)
+	for (i = 0; i < OP_X86_RETHOOKS && ret->arch.rh[i]; i++)
 		op_ksyms.arch.rethook_free(ret->arch.rh[i]);
 	llist_for_each_entry_safe(inst, inext, llist_del_all(&ret->arch.all), arch.all)
 		kfree(inst);

@@ -58,7 +58,7 @@ int op_arch_ret_prepare(struct op_ret *ret)
 
 int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
-	op_ksyms.arch.rethook_add_node.fn(ret->arch.rh, &inst->arch.node);
+	op_ksyms.arch.by_version.rethook_add_node(ret->arch.rh, &inst->arch.node);
 	return 0;
 }
 

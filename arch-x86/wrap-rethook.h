@@ -6,8 +6,8 @@
  * instances are the nodes (retprobe.c).  Since 6.7 the pool is an objpool
  * of nodes the rethook allocates, of a number fixed by rethook_alloc(),
  * and the handler gets the return address too: optprobe's instances then
- * ride on nodes of a chain of rethooks grown with the instances
- * (retprobe-objpool.c).
+ * ride on nodes of a chain of rethooks grown with the instances, which
+ * optprobe allocates itself so that a hit can (retprobe-objpool.c).
  * Kbuild.inc picks the file.
  */
 #ifndef OPTPROBE_WRAP_RETHOOK_H
@@ -19,25 +19,18 @@
 #include "wrap-kver.h"
 
 #if OP_KERNEL_AT_LEAST(6, 7)
+#include <linux/objpool.h>
+
 /* Rethooks of 16, 16, 32, 64, ... nodes: enough for OP_RET_POOL_MAX instances. */
 #define OP_X86_RETHOOKS	14
-
-/*
- * Hits add instances only on spare nodes, which only process context can
- * allocate (retprobe-objpool.c keeps as many as there are instances): a
- * burst of calls on a new probe is followed in full up to twice its
- * first pool before the grow work runs; past that, calls may be missed
- * (and counted).  Elsewhere hits allocate what they need themselves.
- */
-#define OP_X86_RET_BURST_FOLLOWED(first_pool)	(2 * (first_pool))
 
 struct op_ret_inst;
 struct op_x86_ret_node;
 
 struct op_arch_ret {
+	/* filled from the first, each once (cmpxchg), until the probe is freed */
 	struct rethook *rh[OP_X86_RETHOOKS];
-	unsigned int nr_rh;		/* rethooks in rh[] */
-	unsigned int nodes;		/* their nodes, all told */
+	atomic_t nodes;			/* their nodes, all told */
 	struct llist_head spare;	/* nodes without an instance yet */
 	struct llist_head all;		/* every instance, to free them */
 };
@@ -47,10 +40,18 @@ struct op_arch_ret_inst {
 	struct rethook_node *node;	/* the node it rides on */
 };
 
-/* no such function: a member of no size keeps the table's shape */
-struct op_rethook_add_node { };
+/*
+ * Only this kernel range's: what frees a rethook once its last node is
+ * dropped (static in kernel/trace/rethook.c), for the rethooks hits
+ * allocate themselves (retprobe-objpool.c).
+ */
+struct op_rethook_by_version {
+	objpool_fini_cb rethook_fini_pool;
+};
 
-#define OP_RETHOOK_ADD_NODE_KSYM
+#define OP_RETHOOK_BY_VERSION_KSYM \
+	{ .name = "rethook_fini_pool", \
+	  .slot = (void **)&op_ksyms.arch.by_version.rethook_fini_pool },
 #else
 struct op_arch_ret {
 	struct rethook *rh;
@@ -64,12 +65,14 @@ struct op_arch_ret_inst {
 /* as core/ksyms.h has it (this header comes first in some files) */
 #define op_ptr_to(sym) (&(sym))
 
-struct op_rethook_add_node {
-	typeof(op_ptr_to(rethook_add_node)) fn;
+/* Only this kernel range's: filling a rethook's pool. */
+struct op_rethook_by_version {
+	typeof(op_ptr_to(rethook_add_node)) rethook_add_node;
 };
 
-#define OP_RETHOOK_ADD_NODE_KSYM \
-	{ .name = "rethook_add_node", .slot = (void **)&op_ksyms.arch.rethook_add_node.fn },
+#define OP_RETHOOK_BY_VERSION_KSYM \
+	{ .name = "rethook_add_node", \
+	  .slot = (void **)&op_ksyms.arch.by_version.rethook_add_node },
 #endif
 
 #endif /* OPTPROBE_WRAP_RETHOOK_H */
