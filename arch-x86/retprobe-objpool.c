@@ -12,9 +12,9 @@
  * instance is added: the rethooks' pools hold only nodes with an
  * instance, and a hooked call takes both in one.  The grow work keeps as
  * many spares as there are instances; a burst that takes them all before
- * it runs makes the next rethook on its hits, as an interrupt could
- * allocate it (op_arch_ret_add_now()), as rethook_alloc() would but
- * without sleeping.
+ * it runs makes the next rethooks on its hits, as an interrupt could
+ * allocate them (op_arch_ret_add_now()), up to the chain's first 512
+ * nodes.
  * The rethook calls op_x86_rethook_handler() with preemption disabled,
  * regs->ip the real return address and regs->sp the caller's, then
  * recycles the node, and with it the instance.  A task that exits inside
@@ -86,19 +86,20 @@ static notrace void op_x86_ret_push(struct rethook_node *node)
 NOKPROBE_SYMBOL(op_x86_ret_push);
 
 /* objpool_init()'s, for each node of a new rethook, as rethook_alloc()'s does */
-static int op_x86_ret_node_init(void *obj, void *context)
+static notrace int op_x86_ret_node_init(void *obj, void *context)
 {
 	((struct rethook_node *)obj)->rethook = context;
 	return 0;
 }
 
+NOKPROBE_SYMBOL(op_x86_ret_node_init);
+
 /*
  * A rethook of @num nodes.  Process context (@gfp may sleep) has the
  * kernel make it; a hit makes it as rethook_alloc() does, but without
- * sleeping: objpool_init() takes memory from kmalloc() for GFP_ATOMIC's
- * bits (OP_X86_RET_HIT_GFP).  Either way the kernel's own callback frees
- * it once its last node is dropped, which may be after optprobe has gone
- * (a dead task's nodes, flushed late).
+ * sleeping (OP_X86_RET_HIT_GFP).  Either way the kernel's own callback
+ * frees it once its last node is dropped, which may be after optprobe
+ * has gone (a dead task's nodes, flushed late).
  */
 static notrace struct rethook *op_x86_rethook_alloc(struct op_ret *ret, unsigned int num,
 						    gfp_t gfp)
@@ -125,42 +126,55 @@ static notrace struct rethook *op_x86_rethook_alloc(struct op_ret *ret, unsigned
 
 NOKPROBE_SYMBOL(op_x86_rethook_alloc);
 
-/*
- * Put @rh in the chain's first free place; false if there is none.  The
- * places fill in order and stay filled, so hits read up to the first
- * empty one; cmpxchg() orders the rethook's making before it (acquire:
- * op_x86_ret_node_get()).
- */
-static notrace bool op_x86_ret_publish(struct op_arch_ret *a, struct rethook *rh)
+/* The rethook in the chain's place @i has as many nodes as all before it. */
+static notrace unsigned int op_x86_ret_chain_nodes(unsigned int i)
 {
-	unsigned int i;
-
-	for (i = 0; i < OP_X86_RETHOOKS; i++)
-		if (!cmpxchg(&a->rh[i], NULL, rh))
-			return true;
-	return false;
+	return i ? 16U << (i - 1) : 16U;
 }
 
-NOKPROBE_SYMBOL(op_x86_ret_publish);
+NOKPROBE_SYMBOL(op_x86_ret_chain_nodes);
 
 /*
- * A new rethook of @num nodes, all of them spare; false if none could be
- * allocated or the chain is full.  Process context and hits (@gfp says
- * which) may add rethooks at once: each takes a place of its own.
+ * Objpools of up to this many nodes are all a hit makes (the chain's
+ * first 512 nodes, its first six places): each possible CPU's slot holds
+ * room for all of them, allocated and cleared with interrupts off.  The
+ * grow work makes the larger ones, keeping as many spares as there are
+ * instances.
  */
-static notrace bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num, gfp_t gfp)
+#define OP_X86_RET_HIT_NODES	256U
+
+/*
+ * Grow the chain by its next rethook, all of whose nodes become spare.
+ * Process context and hits (@gfp says which) may grow it at once: each
+ * makes the rethook of the first empty place, and one takes the place
+ * (cmpxchg(), which orders the rethook's making before it: acquire in
+ * op_x86_ret_node_get()); a loser frees what it made and finds the
+ * winner's spares.  The places fill in order and stay filled, so hits
+ * read up to the first empty one.
+ *
+ * Return: 0; -EAGAIN if another took the place first, -ENOSPC if the
+ * chain is full, -ENOMEM if no rethook could be made (or none as large
+ * as the place needs from a hit: OP_X86_RET_HIT_NODES).
+ */
+static notrace int op_x86_ret_chain_grow(struct op_ret *ret, gfp_t gfp)
 {
 	struct llist_node *first = NULL, *last = NULL;
 	struct op_arch_ret *a = &ret->arch;
 	struct op_x86_ret_node *n;
 	struct rethook_node *node;
 	struct rethook *rh;
+	unsigned int i, num;
 
-	if (READ_ONCE(a->rh[OP_X86_RETHOOKS - 1]))
-		return false;
+	for (i = 0; i < OP_X86_RETHOOKS && READ_ONCE(a->rh[i]); i++)
+		;
+	if (i == OP_X86_RETHOOKS)
+		return -ENOSPC;
+	num = op_x86_ret_chain_nodes(i);
+	if (!gfpflags_allow_blocking(gfp) && num > OP_X86_RET_HIT_NODES)
+		return -ENOMEM;
 	rh = op_x86_rethook_alloc(ret, num, gfp);
 	if (!rh)
-		return false;
+		return -ENOMEM;
 	/* not published yet: no call takes from its pool meanwhile */
 	while ((node = op_x86_ret_pop(rh))) {
 		n = container_of(node, struct op_x86_ret_node, node);
@@ -170,24 +184,24 @@ static notrace bool op_x86_ret_more_nodes(struct op_ret *ret, unsigned int num, 
 		if (gfpflags_allow_blocking(gfp))
 			cond_resched();
 	}
-	if (!op_x86_ret_publish(a, rh)) {
-		/* the last place went to another meanwhile: all nodes back, then free */
+	if (cmpxchg(&a->rh[i], NULL, rh)) {
+		/* all its nodes back, so that it can be freed whole */
 		while (first) {
 			n = container_of(first, struct op_x86_ret_node, spare);
 			first = first->next;
 			op_x86_ret_push(&n->node);
 		}
 		op_ksyms.arch.rethook_free(rh);
-		return false;
+		return -EAGAIN;
 	}
 	atomic_add(num, &a->nodes);
 	/* then its nodes, for hits to put instances on: they find them published */
 	if (first)
 		llist_add_batch(first, last, &a->spare);
-	return true;
+	return 0;
 }
 
-NOKPROBE_SYMBOL(op_x86_ret_more_nodes);
+NOKPROBE_SYMBOL(op_x86_ret_chain_grow);
 
 /*
  * A spare node for an instance, or NULL.  Hits take them too, on several
@@ -218,25 +232,18 @@ static notrace void op_x86_ret_ride(struct op_arch_ret *a, struct op_ret_inst *i
 
 NOKPROBE_SYMBOL(op_x86_ret_ride);
 
-/* The chain's next rethook, as many nodes as all before it; false if none. */
-static notrace bool op_x86_ret_chain_grow(struct op_ret *ret, gfp_t gfp)
-{
-	return op_x86_ret_more_nodes(ret, max(16, atomic_read(&ret->arch.nodes)), gfp);
-}
-
-NOKPROBE_SYMBOL(op_x86_ret_chain_grow);
-
-/* A spare node for @inst, growing the chain with @gfp if there is none. */
+/* A spare node for @inst, growing the chain with @gfp while there is none. */
 static notrace int op_x86_ret_add(struct op_ret *ret, struct op_ret_inst *inst, gfp_t gfp)
 {
 	struct op_arch_ret *a = &ret->arch;
 	struct op_x86_ret_node *n;
+	int err;
 
-	n = op_x86_ret_spare(a);
-	if (!n && op_x86_ret_chain_grow(ret, gfp))
-		n = op_x86_ret_spare(a);
-	if (!n)
-		return -ENOMEM;
+	while (!(n = op_x86_ret_spare(a))) {
+		err = op_x86_ret_chain_grow(ret, gfp);
+		if (err && err != -EAGAIN)
+			return err;
+	}
 	op_x86_ret_ride(a, inst, n);
 	return 0;
 }
@@ -245,9 +252,8 @@ NOKPROBE_SYMBOL(op_x86_ret_add);
 
 /*
  * Process context; the hit path may take from the pools, and grow the
- * chain, meanwhile.  -ENOMEM: no node for the instance (the chain is
- * full, or no rethook could be allocated), which the core then does not
- * count.
+ * chain, meanwhile.  -ENOSPC (the chain is full) or -ENOMEM: no node for
+ * the instance, which the core then does not count.
  */
 int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
@@ -268,9 +274,12 @@ int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
  * A hit on a maxactive 0 probe, where an interrupt could allocate
  * (core/retprobe.c: op_ret_grow_now()), that found no instance: a spare
  * node, or a new rethook allocated as an interrupt would, so that a burst
- * of calls is followed in full.  objpool_init() needs GFP_ATOMIC's bits
- * to take memory from kmalloc(); __GFP_NOMEMALLOC keeps it out of the
- * emergency reserves, as the core keeps the instance (a miss is better).
+ * of calls is followed in full.  objpool_init() takes kmalloc() for
+ * GFP_ATOMIC's bits and vmalloc() otherwise (6.7 to 6.12 decide so), and
+ * __GFP_HIGH lets the allocation go down to half the min watermark,
+ * where the core's instance (GFP_NOWAIT) stops at it; __GFP_NOMEMALLOC
+ * keeps it out of the emergency reserves.  The rethooks hits make are
+ * small (OP_X86_RET_HIT_NODES) and made once per place in the chain.
  */
 #define OP_X86_RET_HIT_GFP	(GFP_ATOMIC | __GFP_NOMEMALLOC | __GFP_NOWARN)
 
@@ -288,7 +297,7 @@ static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 	unsigned int i;
 
 	for (i = 0; i < OP_X86_RETHOOKS; i++) {
-		/* acquire: pairs with op_x86_ret_publish() */
+		/* acquire: pairs with op_x86_ret_chain_grow()'s cmpxchg() */
 		rh = smp_load_acquire(&a->rh[i]);
 		if (!rh)
 			break;
