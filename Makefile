@@ -49,7 +49,10 @@ KBUILD = $(MAKE) -C $(KDIR_OF) ARCH=$(KARCH) CROSS_COMPILE=$(CROSS) W=1 \
 # The directories kbuild sees; each is mirrored into $(BUILD) as symlinks.
 SOURCES := Kbuild core events arch-x86 arch-powerpc include samples tests/kmod tests/soak tests/harness bench
 
-.PHONY: all build deps unit check soak demo bench lint module clean help
+# optprobe.ko's own sources: what "make install" builds and the DKMS package ships
+MODULE_SOURCES := Kbuild core events arch-x86 arch-powerpc include
+
+.PHONY: all build deps unit check check-dkms soak demo bench lint module install deb clean help
 
 all: build
 
@@ -63,6 +66,9 @@ help:
 	@echo "make module M=/abs/dir         build an external probe module against optprobe"
 	@echo "make deps                      fetch packages and kernels (run implicitly)"
 	@echo "make KDIR=/lib/modules/\$$(uname -r)/build   build for your running kernel"
+	@echo "make install KDIR=...          install optprobe.ko into the kernel's extra/, then depmod"
+	@echo "make deb                       build/deb/optprobe-dkms_VERSION_all.deb (DKMS)"
+	@echo "make check-dkms                the package built, installed by DKMS and booted, every arch and series"
 
 deps:
 	@$(TOP)/scripts/deps --kernel $(KERNEL) $(ARCH)
@@ -80,6 +86,30 @@ module: build
 	@test -n "$(M)" || { echo "usage: make module M=/abs/dir [ARCH=...]" >&2; exit 1; }
 	+$(KBUILD) M=$(abspath $(M)) KBUILD_EXTRA_SYMBOLS=$(BUILD)/Module.symvers \
 		KCPPFLAGS=-I$(TOP)/include modules
+
+# optprobe.ko alone, built from a tree of its own sources and installed by
+# kbuild into the kernel's extra/ (INSTALL_MOD_PATH=/dir: under /dir),
+# then depmod, which kbuild skips without the kernel's System.map.  Signed
+# if the kernel's build tree has its signing key, as a kernel built on
+# this machine does; a distribution's does not (DKMS signs: make deb).
+KRELEASE_OF = $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR_OF)/include/generated/utsrelease.h)
+
+install:
+	@test -n "$(KDIR)" || { echo "usage: make install KDIR=/lib/modules/VERSION/build" >&2; exit 1; }
+	@rm -rf $(BUILD)-install && mkdir -p $(BUILD)-install
+	@cd $(TOP) && cp -as $(addprefix $(TOP)/,$(MODULE_SOURCES)) $(BUILD)-install/
+	+$(KBUILD) M=$(BUILD)-install modules
+	+$(KBUILD) M=$(BUILD)-install INSTALL_MOD_DIR=extra \
+		$(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=) modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE_OF)
+
+deb:
+	@$(TOP)/scripts/deb
+
+check-dkms:
+	@$(TOP)/scripts/deps --kernel 6.1 x86_64 ppc64le && $(TOP)/scripts/deps --kernel 6.12 x86_64 ppc64le
+	@$(TOP)/tests/dkms/run $(TOP)/build/logs/dkms \
+		x86_64:6.1 x86_64:6.12 ppc64le:6.1 ppc64le:6.12
 
 unit:
 	@$(MAKE) -s -C $(TOP)/tests/unit O=$(TOP)/build/unit run
