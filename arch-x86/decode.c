@@ -222,8 +222,22 @@ static void op_x86_classify(const struct op_x86_insn *insn, unsigned long addr,
 		arch->target = addr + insn->len + insn->rel;
 }
 
+/*
+ * After @func's ENDBR64, or the nop the kernel seals one into at boot
+ * (nopl -42(%rax)), as the kernel's kprobes move a probe on "func + 0"
+ * (arch_adjust_kprobe_addr()): indirect calls land on it, and where the
+ * CPU enforces IBT an int3 or a jump there instead would fault them.
+ */
 unsigned long op_arch_local_entry(unsigned long func)
 {
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	static const u8 sealed[] = { 0x0f, 0x1f, 0x40, 0xd6 };
+	u8 head[sizeof(endbr64)];
+
+	if (copy_from_kernel_nofault(head, (void *)func, sizeof(head)))
+		return func;
+	if (!memcmp(head, endbr64, sizeof(head)) || !memcmp(head, sealed, sizeof(head)))
+		return func + sizeof(head);
 	return func;
 }
 

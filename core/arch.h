@@ -71,8 +71,8 @@ extern const unsigned int op_arch_blacklist_count;
 
 /*
  * op_arch_local_entry() - where @func's body starts for a probe on
- * "@func + 0" when the function has no ftrace site: @func itself on x86,
- * the ELFv2 local entry point on ppc64le.
+ * "@func + 0" when the function has no ftrace site: after its ENDBR64 on
+ * x86 (where indirect calls land), the ELFv2 local entry point on ppc64le.
  */
 unsigned long op_arch_local_entry(unsigned long func);
 

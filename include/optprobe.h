@@ -150,7 +150,9 @@ enum optprobe_mode {
  * Callers zero-initialise the struct and fill in the fields before @list.
  * @symbol + 0 is the function's entry, as with the kernel's kprobes: the
  * fentry site on x86_64, the mprofile-kernel ftrace site past the global
- * entry's TOC setup on ppc64le.
+ * entry's TOC setup on ppc64le.  Without an ftrace site: after the
+ * ENDBR64 on x86_64 (indirect calls land on it), the local entry point on
+ * ppc64le.  @addr is then set to the address chosen.
  */
 struct optprobe {
 	const char *symbol;

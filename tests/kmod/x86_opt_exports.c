@@ -58,3 +58,16 @@ EXPORT_SYMBOL_GPL(op_tx86_targets);
 
 MODULE_DESCRIPTION("optprobe test targets: x86_64 instruction classes for jump optimization");
 MODULE_LICENSE("GPL");
+
+/*
+ * C, and notrace: no ftrace site.  Built with IBT (6.12), gcc starts it
+ * with an ENDBR64, where its indirect calls land (optprobe_test_x86_endbr).
+ */
+noinline notrace long op_tx86_endbr(long a, long b)
+{
+	long r = a * 3 + b;
+
+	barrier();
+	return r ^ (a << 2);
+}
+EXPORT_SYMBOL_GPL(op_tx86_endbr);

@@ -87,4 +87,7 @@ struct op_tx86_targets {
 
 extern const struct op_tx86_targets op_tx86_targets;
 
+/* x86_opt_exports.c: a C function without an ftrace site (ENDBR64 first under IBT) */
+long op_tx86_endbr(long a, long b);
+
 #endif /* X86_OPT_TARGETS_H */
