@@ -6,8 +6,9 @@
  * instances are the nodes (retprobe.c).  Since 6.7 the pool is an objpool
  * of nodes the rethook allocates, of a number fixed by rethook_alloc(),
  * and the handler gets the return address too: optprobe's instances then
- * ride on nodes of a chain of rethooks grown with the instances, which
- * optprobe allocates itself so that a hit can (retprobe-objpool.c).
+ * ride on nodes of a chain of rethooks grown with the instances; a hit
+ * that must grow it makes the rethook itself, as rethook_alloc() would
+ * without sleeping (retprobe-objpool.c).
  * Kbuild.inc picks the file.
  */
 #ifndef OPTPROBE_WRAP_RETHOOK_H
