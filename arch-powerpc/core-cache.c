@@ -120,11 +120,11 @@ static unsigned int op_ppc_cache_used(unsigned int *total)
  */
 int op_ppc_refs_in(const char *func, u64 callee, u64 *found, unsigned int max)
 {
-	unsigned long start = op_ksyms.kallsyms_lookup_name(func), size, off;
+	unsigned long start = op_kcall(kallsyms_lookup_name)(func), size, off;
 	u32 *words;
 	int n;
 
-	if (!start || !op_ksyms.kallsyms_lookup_size_offset(start, &size, &off))
+	if (!start || !op_kcall(kallsyms_lookup_size_offset)(start, &size, &off))
 		return 0;
 	size = min_t(unsigned long, size, OP_PPC_CORE_FUNC_MAX);
 	words = kmalloc(size, GFP_KERNEL);
@@ -155,10 +155,10 @@ static unsigned long op_ppc_cache_decode(void)
 	int n;
 
 	n = op_ppc_refs_in("arch_prepare_optimized_kprobe",
-			   (unsigned long)op_ksyms.arch.__get_insn_slot, found, ARRAY_SIZE(found));
+			   op_kcall_addr(__get_insn_slot), found, ARRAY_SIZE(found));
 	cand[0] = op_ppc_same(found, n);
 	n = op_ppc_refs_in("arch_remove_optimized_kprobe",
-			   (unsigned long)op_ksyms.arch.__free_insn_slot, found, ARRAY_SIZE(found));
+			   op_kcall_addr(__free_insn_slot), found, ARRAY_SIZE(found));
 	cand[1] = op_ppc_same(found, n);
 	/* kprobe_insn_slots first, then kprobe_optinsn_slots (kernel/kprobes.c) */
 	n = op_ppc_refs_in("kprobe_get_kallsym",
@@ -258,7 +258,7 @@ static void op_ppc_cache_find(void)
 	 * With KALLSYMS_ALL (6.12) kallsyms knows it, and the decoding (all
 	 * 6.1 has) is only checked against it; else decode.
 	 */
-	addr = op_ksyms.kallsyms_lookup_name("kprobe_optinsn_slots");
+	addr = op_kcall(kallsyms_lookup_name)("kprobe_optinsn_slots");
 	if (addr) {
 		unsigned long decoded = op_ppc_cache_decode();
 
@@ -328,7 +328,7 @@ void *op_ppc_core_slot_get(size_t *size)
 	lockdep_assert_held(&op_mutex);
 	if (!op_ppc_cache || op_ppc_core_held >= (unsigned int)op_ppc_core_share)
 		return NULL;
-	slot = op_ksyms.arch.__get_insn_slot(op_ppc_cache);
+	slot = op_kcall(__get_insn_slot)(op_ppc_cache);
 	if (!slot)
 		return NULL;
 	op_ppc_core_held++;
@@ -348,7 +348,7 @@ void *op_ppc_core_slot_get(size_t *size)
 void op_ppc_core_slot_put(void *slot)
 {
 	lockdep_assert_held(&op_mutex);
-	op_ksyms.arch.__free_insn_slot(op_ppc_cache, slot, 0);
+	op_kcall(__free_insn_slot)(op_ppc_cache, slot, 0);
 	op_ppc_core_held--;
 }
 
@@ -447,7 +447,7 @@ static int core_cache_show(struct seq_file *m, void *v)
 	}
 	used = op_ppc_cache_used(&total);
 	list_for_each_entry(site, &op_all_sites, all)
-		stubs += site->detour && op_ksyms.core_kernel_text((unsigned long)site->detour);
+		stubs += site->detour && op_kcall(core_kernel_text)((unsigned long)site->detour);
 	seq_printf(m, "cache: 0x%lx kprobe_optinsn_slots\n", (unsigned long)op_ppc_cache);
 	seq_printf(m, "found: TOC references decoded at %u of 3 kernel call sites, fields checked\n",
 		   op_ppc_cache_votes);

@@ -40,7 +40,7 @@ static int op_ppc_read_word(unsigned long addr, u32 *word)
 		return 0;
 	}
 	rcu_read_lock();
-	kp = op_ksyms.get_kprobe((void *)addr);
+	kp = op_kcall(get_kprobe)((void *)addr);
 	if (kp)
 		*word = kp->opcode;
 	rcu_read_unlock();
@@ -161,7 +161,7 @@ unsigned long op_arch_local_entry(unsigned long func)
  */
 bool op_arch_jump_label_in(unsigned long first, unsigned long last)
 {
-	return op_ksyms.arch.jump_label_text_reserved((void *)first, (void *)last);
+	return op_kcall(jump_label_text_reserved)((void *)first, (void *)last);
 }
 
 /*

@@ -302,7 +302,7 @@ bool op_arch_detour_reached(const struct op_site *site)
 	bool reached;
 
 	rcu_read_lock();
-	kp = op_ksyms.get_kprobe((void *)site->addr);
+	kp = op_kcall(get_kprobe)((void *)site->addr);
 	reached = kp && !kprobe_gone(kp) && kp->opcode == ppc_inst_val(op_ppc_jump_insn(site));
 	rcu_read_unlock();
 	return reached;

@@ -98,7 +98,7 @@ static bool op_ppc_looks_like_mutex(unsigned long addr)
  */
 static u64 op_ppc_mutex_locked_in(const char *f1, const char *f2)
 {
-	u64 lock = op_ksyms.kallsyms_lookup_name("mutex_lock"), found[8], a, b;
+	u64 lock = op_kcall(kallsyms_lookup_name)("mutex_lock"), found[8], a, b;
 
 	if (!lock)
 		return 0;
@@ -119,8 +119,8 @@ void __init op_ppc_kprobe_lock_init(void)
 {
 	u64 a;
 
-	op_ppc_text_mutex = (struct mutex *)op_ksyms.kallsyms_lookup_name("text_mutex");
-	a = op_ksyms.kallsyms_lookup_name("kprobe_mutex");
+	op_ppc_text_mutex = (struct mutex *)op_kcall(kallsyms_lookup_name)("text_mutex");
+	a = op_kcall(kallsyms_lookup_name)("kprobe_mutex");
 	if (a) {
 		op_ppc_kprobe_mutex = (struct mutex *)a;
 		pr_info("the kernel's kprobe_mutex%s found through kallsyms\n",
@@ -155,7 +155,7 @@ bool op_ppc_kprobe_at(unsigned long addr)
 	bool found;
 
 	rcu_read_lock();
-	found = op_ksyms.get_kprobe((void *)addr);
+	found = op_kcall(get_kprobe)((void *)addr);
 	rcu_read_unlock();
 	return found;
 }
@@ -163,7 +163,7 @@ bool op_ppc_kprobe_at(unsigned long addr)
 /* One write of live text. */
 static void op_ppc_write(unsigned long addr, ppc_inst_t insn)
 {
-	WARN_ON_ONCE(op_ksyms.arch.patch_instruction((u32 *)addr, insn));
+	WARN_ON_ONCE(op_kcall(patch_instruction)((u32 *)addr, insn));
 }
 
 /*
@@ -302,7 +302,7 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 
 	for (i = 0; i < len; i += ppc_inst_len(insn)) {
 		insn = ppc_inst_read(src + i);
-		WARN_ON_ONCE(op_ksyms.arch.patch_instruction(dst + i, insn));
+		WARN_ON_ONCE(op_kcall(patch_instruction)(dst + i, insn));
 	}
 }
 
@@ -310,8 +310,8 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 static void *op_ppc_page_seal(void *page)
 {
 	memset32(page, BREAKPOINT_INSTRUCTION, PAGE_SIZE / sizeof(u32));
-	if (op_ksyms.arch.change_memory_attr((unsigned long)page, 1, SET_MEMORY_RO) ||
-	    op_ksyms.arch.change_memory_attr((unsigned long)page, 1, SET_MEMORY_X)) {
+	if (op_kcall(change_memory_attr)((unsigned long)page, 1, SET_MEMORY_RO) ||
+	    op_kcall(change_memory_attr)((unsigned long)page, 1, SET_MEMORY_X)) {
 		op_execmem_free(page);
 		return NULL;
 	}
@@ -380,7 +380,7 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void *
 {
 	void *page;
 
-	if (near && op_ksyms.core_kernel_text(addr))
+	if (near && op_kcall(core_kernel_text)(addr))
 		return op_ppc_core_area(addr, slots, nslots);
 	if (near) {
 		page = op_ppc_page_near(addr);
@@ -405,7 +405,7 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void *
  */
 void op_arch_slot_area_free(void *area)
 {
-	if (op_ksyms.core_kernel_text((unsigned long)area)) {
+	if (op_kcall(core_kernel_text)((unsigned long)area)) {
 		op_ppc_core_slot_put(area);
 		return;
 	}

@@ -49,7 +49,7 @@ static void notrace op_ppc_run(struct op_site *site, struct pt_regs *regs)
 	 * that op_arch_check_insn() accepts, so a copy never branches away
 	 * from the trap after it.
 	 */
-	if (op_ksyms.arch.emulate_step(regs, site->arch.insn) > 0)
+	if (op_kcall(emulate_step)(regs, site->arch.insn) > 0)
 		op_dispatch_post(site, regs);
 	else
 		regs_set_return_ip(regs, (unsigned long)site->slot);

@@ -17,6 +17,6 @@
 #define OP_VMALLOC_RANGE	__vmalloc_node_range
 #endif
 
-#define op_vmalloc_range(...)	op_ksyms.arch.vmalloc_node_range(__VA_ARGS__)
+#define op_vmalloc_range(...)	op_kcall(OP_VMALLOC_RANGE)(__VA_ARGS__)
 
 #endif /* OPTPROBE_WRAP_VMALLOC_H */

@@ -73,7 +73,7 @@ int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
 			continue;
 		}
 		rcu_read_lock();
-		kp = op_ksyms.get_kprobe((void *)(addr - back + i));
+		kp = op_kcall(get_kprobe)((void *)(addr - back + i));
 		if (kp)
 			buf[i - back] = kp->opcode;
 		rcu_read_unlock();
@@ -105,7 +105,7 @@ static void op_x86_kernel_jmp(struct op_x86_reader *r, unsigned long pos)
 	struct kprobe *kp;
 
 	rcu_read_lock();
-	kp = op_ksyms.get_kprobe((void *)pos);
+	kp = op_kcall(get_kprobe)((void *)pos);
 	if (kp && kp->opcode != JMP32_INSN_OPCODE) {
 		op = container_of(kp, struct optimized_kprobe, kp);
 		r->kjmp = pos;
@@ -254,7 +254,7 @@ bool op_x86_kprobe_in(unsigned long start, unsigned long end)
 
 	rcu_read_lock();
 	for (a = start; a < end && !found; a++)
-		found = op_ksyms.get_kprobe((void *)a);
+		found = op_kcall(get_kprobe)((void *)a);
 	rcu_read_unlock();
 	return found;
 }
@@ -295,16 +295,16 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 		return -EINVAL;
 	}
 	last = (void *)addr + insn.len - 1;
-	if (op_ksyms.arch.alternatives_text_reserved((void *)addr, last)) {
+	if (op_kcall(alternatives_text_reserved)((void *)addr, last)) {
 		*reason = "an alternative is there";
 		return -EBUSY;
 	}
-	if (op_ksyms.arch.static_call_text_reserved((void *)addr, last)) {
+	if (op_kcall(static_call_text_reserved)((void *)addr, last)) {
 		*reason = "a static call is there";
 		return -EBUSY;
 	}
 	/* at an ftrace site the kernel's kprobe goes through ftrace too */
-	if (op_ksyms.ftrace_location(addr) != addr && op_x86_near_kprobe(addr, insn.len)) {
+	if (op_kcall(ftrace_location)(addr) != addr && op_x86_near_kprobe(addr, insn.len)) {
 		*reason = "a kprobe of the kernel's covers it";
 		return -EBUSY;
 	}

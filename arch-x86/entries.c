@@ -376,7 +376,7 @@ static struct op_x86_entries *op_x86_index_build(struct module *mod, unsigned lo
 	if (mod)
 		op_x86_module_symbols(&sym, mod);
 	else
-		op_kallsyms_on_each(op_ksyms.kallsyms_on_each_symbol, op_x86_core_symbol, &sym);
+		op_kallsyms_on_each(op_kcall(kallsyms_on_each_symbol), op_x86_core_symbol, &sym);
 	w.err = sym.err;
 	sym.nr = op_x86_sort_unique(sym.start, sym.nr);
 	sym.nr_padding = op_x86_sort_unique(sym.padding, sym.nr_padding);
@@ -419,7 +419,7 @@ static struct op_x86_entries *op_x86_index_of(unsigned long addr, const char **r
 	bool live;
 
 	preempt_disable();
-	mod = op_ksyms.__module_text_address(addr);
+	mod = op_kcall(__module_text_address)(addr);
 	live = !mod || mod->state == MODULE_STATE_LIVE;
 	preempt_enable();
 	/* seen live with text_mutex held: its GOING notifier waits for us */
@@ -427,7 +427,7 @@ static struct op_x86_entries *op_x86_index_of(unsigned long addr, const char **r
 		*reason = "its module is not live";
 		return ERR_PTR(-EAGAIN);
 	}
-	if (!mod && !op_ksyms.core_kernel_text(addr)) {
+	if (!mod && !op_kcall(core_kernel_text)(addr)) {
 		*reason = "not kernel or module text";
 		return ERR_PTR(-EINVAL);
 	}

@@ -153,7 +153,7 @@ bool op_arch_jump_label_in(unsigned long first, unsigned long last)
 	bool in;
 
 	preempt_disable();
-	mod = op_ksyms.__module_text_address(first);
+	mod = op_kcall(__module_text_address)(first);
 	if (mod) {
 		in = op_x86_module_label_in(mod->jump_entries,
 					    mod->jump_entries + mod->num_jump_entries,
@@ -185,7 +185,7 @@ bool op_x86_jump_label_target_in(unsigned long from, unsigned long to)
 	bool in;
 
 	preempt_disable();
-	mod = op_ksyms.__module_text_address(from);
+	mod = op_kcall(__module_text_address)(from);
 	if (mod) {
 		in = op_x86_module_target_in(mod->jump_entries,
 					     mod->jump_entries + mod->num_jump_entries,

@@ -145,7 +145,7 @@ static int op_x86_can_probe(struct optprobe *p, struct pt_regs *regs)
 {
 	unsigned long addr = regs->di, size, offset;
 
-	if (!op_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset) ||
+	if (!op_kcall(kallsyms_lookup_size_offset)(addr, &size, &offset) ||
 	    !op_x86_sites_in(addr - offset, addr))
 		return 0;
 	return op_x86_return(regs, op_x86_kprobe_may_go(addr - offset, addr - offset + size, addr));
@@ -156,7 +156,7 @@ static int op_x86_can_optimize(struct optprobe *p, struct pt_regs *regs)
 {
 	unsigned long addr = regs->di, size, offset;
 
-	if (!op_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset) ||
+	if (!op_kcall(kallsyms_lookup_size_offset)(addr, &size, &offset) ||
 	    !op_x86_sites_in(addr - offset, addr - offset + size))
 		return 0;
 	return op_x86_return(regs, 0);
@@ -187,13 +187,13 @@ static struct optprobe *op_x86_guards[] = {
  */
 static int op_x86_guard_place(struct optprobe *p)
 {
-	unsigned long func = op_ksyms.kallsyms_lookup_name(p->symbol), entry;
+	unsigned long func = op_kcall(kallsyms_lookup_name)(p->symbol), entry;
 
 	if (!func) {
 		pr_err("not loaded: no symbol %s\n", p->symbol);
 		return -ENOENT;
 	}
-	entry = op_ksyms.ftrace_location(func);
+	entry = op_kcall(ftrace_location)(func);
 	p->addr = (void *)(entry ? entry + MCOUNT_INSN_SIZE : func);
 	p->symbol = NULL;
 	return 0;

@@ -146,11 +146,11 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 		}
 		if (pos == addr)
 			continue;
-		if (op_ksyms.search_exception_tables(pos)) {
+		if (op_kcall(search_exception_tables)(pos)) {
 			site->reason = "a replaced instruction has an exception fixup";
 			return -EINVAL;
 		}
-		if (op_ksyms.ftrace_location(pos) == pos) {
+		if (op_kcall(ftrace_location)(pos) == pos) {
 			site->reason = "an ftrace site where the jump would go";
 			return -EINVAL;
 		}
@@ -167,7 +167,7 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 {
 	void *first = (void *)site->addr, *last = first + rlen - 1;
 
-	if (op_ksyms.arch.alternatives_text_reserved(first, last)) {
+	if (op_kcall(alternatives_text_reserved)(first, last)) {
 		site->reason = "an alternative overlaps the bytes the jump would replace";
 		return -EINVAL;
 	}
@@ -180,7 +180,7 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 			"a jump label (static key) jumps inside the bytes the jump would replace";
 		return -EINVAL;
 	}
-	if (op_ksyms.arch.static_call_text_reserved(first, last)) {
+	if (op_kcall(static_call_text_reserved)(first, last)) {
 		site->reason = "a static call overlaps the bytes the jump would replace";
 		return -EINVAL;
 	}
@@ -199,7 +199,7 @@ static bool op_x86_text(unsigned long addr, unsigned long func, unsigned long en
 		return true;
 	/* the module stays while preemption is off (its freeing waits for RCU) */
 	preempt_disable();
-	text = op_ksyms.core_kernel_text(addr) || op_ksyms.__module_text_address(addr);
+	text = op_kcall(core_kernel_text)(addr) || op_kcall(__module_text_address)(addr);
 	preempt_enable();
 	return text;
 }
@@ -427,7 +427,7 @@ int op_arch_opt_prepare(struct op_site *site)
 	unsigned long size, offset;
 	int ret;
 
-	if (!op_ksyms.kallsyms_lookup_size_offset(site->addr, &size, &offset)) {
+	if (!op_kcall(kallsyms_lookup_size_offset)(site->addr, &size, &offset)) {
 		site->reason = "no symbol covers it";
 		return -EINVAL;
 	}
@@ -491,9 +491,9 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 		}
 		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)site->addr, site->detour,
 				JMP32_INSN_SIZE);
-		op_ksyms.arch.text_poke_queue((void *)site->addr, jmp, JMP32_INSN_SIZE, NULL);
+		op_kcall(text_poke_queue)((void *)site->addr, jmp, JMP32_INSN_SIZE, NULL);
 	}
-	op_ksyms.arch.text_poke_finish();
+	op_kcall(text_poke_finish)();
 	list_for_each_entry(site, sites, opt_list)
 		op_x86_region_tail(site);
 	op_x86_text_unlock();
@@ -563,7 +563,7 @@ bool op_arch_detour_reached(const struct op_site *site)
 	bool reached;
 
 	rcu_read_lock();
-	kp = op_ksyms.get_kprobe((void *)site->addr);
+	kp = op_kcall(get_kprobe)((void *)site->addr);
 	reached = kp && !kprobe_gone(kp) && kp->opcode == JMP32_INSN_OPCODE &&
 		  site->addr + kp->ainsn.size + kp->ainsn.rel32 == (unsigned long)site->detour;
 	rcu_read_unlock();
@@ -596,7 +596,7 @@ void op_x86_detour_set_post(struct op_site *site)
 		return;
 	op_x86_post_call(site, call);
 	mutex_lock(op_ksyms.arch.text_mutex);
-	op_ksyms.arch.text_poke_bp(site->detour + op_x86_detour_body() + site->arch.len, call,
-				   CALL_INSN_SIZE, NULL);
+	op_kcall(text_poke_bp)(site->detour + op_x86_detour_body() + site->arch.len, call,
+			       CALL_INSN_SIZE, NULL);
 	mutex_unlock(op_ksyms.arch.text_mutex);
 }

@@ -29,9 +29,9 @@
  */
 void op_x86_poke(void *addr, const void *bytes, size_t len)
 {
-	op_ksyms.arch.text_poke(addr, bytes, len);
-	op_ksyms.arch.text_poke_sync();
-	op_ksyms.arch.perf_event_text_poke(addr, NULL, 0, bytes, len);
+	op_kcall(text_poke)(addr, bytes, len);
+	op_kcall(text_poke_sync)();
+	op_kcall(perf_event_text_poke)(addr, NULL, 0, bytes, len);
 }
 
 /*
@@ -67,15 +67,15 @@ void op_x86_poke_text(void *addr, const void *bytes, size_t len)
 	u8 old[OP_X86_REGION_MAX];
 
 	memcpy(old, addr, len);
-	op_ksyms.arch.text_poke(addr, bytes, len);
-	op_ksyms.arch.perf_event_text_poke(addr, old, len, bytes, len);
+	op_kcall(text_poke)(addr, bytes, len);
+	op_kcall(perf_event_text_poke)(addr, old, len, bytes, len);
 	op_x86_unsynced = true;
 }
 
 /* Every CPU serializes: from now on none runs text written before. */
 void op_x86_sync(void)
 {
-	op_ksyms.arch.text_poke_sync();
+	op_kcall(text_poke_sync)();
 	op_x86_unsynced = false;
 }
 
@@ -137,13 +137,13 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void *
 	if (!text)
 		return NULL;
 	/* vfree() must restore the direct map that set_memory_ro() changes */
-	area = op_ksyms.arch.find_vm_area(text);
+	area = op_kcall(find_vm_area)(text);
 	area->flags |= VM_FLUSH_RESET_PERMS;
 	/* unused slot bytes trap */
 	memset(text, INT3_INSN_OPCODE, size);
 	/* read-only first, then executable: never writable and executable */
-	op_ksyms.arch.set_memory_ro((unsigned long)text, size >> PAGE_SHIFT);
-	op_ksyms.arch.set_memory_x((unsigned long)text, size >> PAGE_SHIFT);
+	op_kcall(set_memory_ro)((unsigned long)text, size >> PAGE_SHIFT);
+	op_kcall(set_memory_x)((unsigned long)text, size >> PAGE_SHIFT);
 	*slots = text;
 	*nslots = size / OP_SLOT_SIZE;
 	return text;

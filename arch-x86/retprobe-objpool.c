@@ -69,7 +69,7 @@ static notrace struct rethook_node *op_x86_ret_pop(struct rethook *rh)
 	struct rethook_node *node;
 
 	preempt_disable();
-	node = op_ksyms.arch.rethook_try_get(rh);
+	node = op_kcall(rethook_try_get)(rh);
 	preempt_enable();
 	return node;
 }
@@ -79,7 +79,7 @@ NOKPROBE_SYMBOL(op_x86_ret_pop);
 static notrace void op_x86_ret_push(struct rethook_node *node)
 {
 	preempt_disable();
-	op_ksyms.arch.rethook_recycle(node);
+	op_kcall(rethook_recycle)(node);
 	preempt_enable();
 }
 
@@ -107,8 +107,8 @@ static notrace struct rethook *op_x86_rethook_alloc(struct op_ret *ret, unsigned
 	struct rethook *rh;
 
 	if (gfpflags_allow_blocking(gfp)) {
-		rh = op_ksyms.arch.rethook_alloc(ret, op_x86_rethook_handler,
-						 sizeof(struct op_x86_ret_node), num);
+		rh = op_kcall(rethook_alloc)(ret, op_x86_rethook_handler,
+					     sizeof(struct op_x86_ret_node), num);
 		return IS_ERR(rh) ? NULL : rh;
 	}
 	rh = kzalloc(sizeof(*rh), gfp);
@@ -191,7 +191,7 @@ static notrace int op_x86_ret_chain_grow(struct op_ret *ret, gfp_t gfp)
 			first = first->next;
 			op_x86_ret_push(&n->node);
 		}
-		op_ksyms.arch.rethook_free(rh);
+		op_kcall(rethook_free)(rh);
 		return -EAGAIN;
 	}
 	atomic_add(num, &a->nodes);
@@ -301,7 +301,7 @@ static notrace struct rethook_node *op_x86_ret_node_get(struct op_arch_ret *a)
 		rh = smp_load_acquire(&a->rh[i]);
 		if (!rh)
 			break;
-		node = op_ksyms.arch.rethook_try_get(rh);
+		node = op_kcall(rethook_try_get)(rh);
 		if (node)
 			return node;
 	}
@@ -321,7 +321,7 @@ NOKPROBE_SYMBOL(op_x86_ret_get);
 
 void notrace op_x86_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
-	op_ksyms.arch.rethook_recycle(inst->arch.node);
+	op_kcall(rethook_recycle)(inst->arch.node);
 }
 
 NOKPROBE_SYMBOL(op_x86_ret_put);
@@ -329,7 +329,7 @@ NOKPROBE_SYMBOL(op_x86_ret_put);
 /* At a function's entry, in every mode, regs->sp points at the return address. */
 void notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
-	op_ksyms.arch.rethook_hook(inst->arch.node, regs, false);
+	op_kcall(rethook_hook)(inst->arch.node, regs, false);
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_hook);
@@ -349,7 +349,7 @@ void op_arch_ret_release(struct op_ret *ret)
 	llist_for_each_entry_safe(n, next, llist_del_all(&ret->arch.spare), spare)
 		op_x86_ret_push(&n->node);
 	for (i = 0; i < OP_X86_RETHOOKS && ret->arch.rh[i]; i++)
-		op_ksyms.arch.rethook_free(ret->arch.rh[i]);
+		op_kcall(rethook_free)(ret->arch.rh[i]);
 	llist_for_each_entry_safe(inst, inext, llist_del_all(&ret->arch.all), arch.all)
 		kfree(inst);
 }

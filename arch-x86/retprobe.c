@@ -32,6 +32,9 @@
 #include "ksyms.h"
 #include "retprobe.h"
 
+/* This kernel range's static call of kcalls-arch.h (wrap-rethook.h) */
+DEFINE_STATIC_CALL_NULL(op_k_rethook_add_node, rethook_add_node);
+
 static void notrace op_x86_rethook_handler(struct rethook_node *node, void *data,
 					   struct pt_regs *regs)
 {
@@ -48,7 +51,7 @@ NOKPROBE_SYMBOL(op_x86_rethook_handler);
 
 int op_arch_ret_prepare(struct op_ret *ret)
 {
-	struct rethook *rh = op_ksyms.arch.rethook_alloc(ret, op_x86_rethook_handler);
+	struct rethook *rh = op_kcall(rethook_alloc)(ret, op_x86_rethook_handler);
 
 	if (IS_ERR_OR_NULL(rh))
 		return -ENOMEM;
@@ -58,7 +61,7 @@ int op_arch_ret_prepare(struct op_ret *ret)
 
 int op_arch_ret_add(struct op_ret *ret, struct op_ret_inst *inst)
 {
-	op_ksyms.arch.by_version.rethook_add_node(ret->arch.rh, &inst->arch.node);
+	op_kcall(rethook_add_node)(ret->arch.rh, &inst->arch.node);
 	return 0;
 }
 
@@ -72,7 +75,7 @@ NOKPROBE_SYMBOL(op_arch_ret_add_now);
 
 notrace struct op_ret_inst *op_x86_ret_get(struct op_ret *ret)
 {
-	struct rethook_node *node = op_ksyms.arch.rethook_try_get(ret->arch.rh);
+	struct rethook_node *node = op_kcall(rethook_try_get)(ret->arch.rh);
 
 	return node ? container_of(node, struct op_ret_inst, arch.node) : NULL;
 }
@@ -81,7 +84,7 @@ NOKPROBE_SYMBOL(op_x86_ret_get);
 
 void notrace op_x86_ret_put(struct op_ret *ret, struct op_ret_inst *inst)
 {
-	op_ksyms.arch.rethook_recycle(&inst->arch.node);
+	op_kcall(rethook_recycle)(&inst->arch.node);
 }
 
 NOKPROBE_SYMBOL(op_x86_ret_put);
@@ -93,7 +96,7 @@ NOKPROBE_SYMBOL(op_x86_ret_put);
  */
 void notrace op_arch_ret_hook(struct op_ret_inst *inst, struct pt_regs *regs)
 {
-	op_ksyms.arch.rethook_hook(&inst->arch.node, regs, false);
+	op_kcall(rethook_hook)(&inst->arch.node, regs, false);
 }
 
 NOKPROBE_SYMBOL(op_arch_ret_hook);
@@ -101,7 +104,7 @@ NOKPROBE_SYMBOL(op_arch_ret_hook);
 /* The rethook frees the nodes in its pool after a grace period, then itself. */
 void op_arch_ret_release(struct op_ret *ret)
 {
-	op_ksyms.arch.rethook_free(ret->arch.rh);
+	op_kcall(rethook_free)(ret->arch.rh);
 }
 
 /*

@@ -53,6 +53,8 @@ struct op_rethook_by_version {
 #define OP_RETHOOK_BY_VERSION_KSYM \
 	{ .name = "rethook_fini_pool", \
 	  .slot = (void **)&op_ksyms.arch.by_version.rethook_fini_pool },
+/* and no function of its own to call (kcalls-arch.h) */
+#define OP_RETHOOK_BY_VERSION_KCALLS
 #else
 struct op_arch_ret {
 	struct rethook *rh;
@@ -63,17 +65,13 @@ struct op_arch_ret_inst {
 	struct rethook_node node;
 };
 
-/* as core/ksyms.h has it (this header comes first in some files) */
-#define op_ptr_to(sym) (&(sym))
-
-/* Only this kernel range's: filling a rethook's pool. */
+/* Only this kernel range's: nothing to resolve but a function to call. */
 struct op_rethook_by_version {
-	typeof(op_ptr_to(rethook_add_node)) rethook_add_node;
 };
 
-#define OP_RETHOOK_BY_VERSION_KSYM \
-	{ .name = "rethook_add_node", \
-	  .slot = (void **)&op_ksyms.arch.by_version.rethook_add_node },
+#define OP_RETHOOK_BY_VERSION_KSYM
+/* filling a rethook's pool (kcalls-arch.h) */
+#define OP_RETHOOK_BY_VERSION_KCALLS OP_KCALL(rethook_add_node)
 #endif
 
 #endif /* OPTPROBE_WRAP_RETHOOK_H */

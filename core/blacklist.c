@@ -45,7 +45,7 @@ static unsigned int op_nr_ranges;
 
 static int __init op_blacklist_add(const struct op_blacklist_entry *e)
 {
-	unsigned long start = op_ksyms.kallsyms_lookup_name(e->start);
+	unsigned long start = op_kcall(kallsyms_lookup_name)(e->start);
 	unsigned long end, size, offset;
 
 	if (!start) {
@@ -55,12 +55,12 @@ static int __init op_blacklist_add(const struct op_blacklist_entry *e)
 		return -ENOENT;
 	}
 	if (e->end) {
-		end = op_ksyms.kallsyms_lookup_name(e->end);
+		end = op_kcall(kallsyms_lookup_name)(e->end);
 		if (!end) {
 			pr_warn("kernel symbol '%s' not found\n", e->end);
 			return -ENOENT;
 		}
-	} else if (op_ksyms.kallsyms_lookup_size_offset(start, &size, &offset)) {
+	} else if (op_kcall(kallsyms_lookup_size_offset)(start, &size, &offset)) {
 		end = start - offset + size;
 	} else {
 		end = start + 1;

@@ -92,7 +92,7 @@ static int ksyms_show(struct seq_file *m, void *v)
 	unsigned int i;
 
 	for (i = 0; (sym = op_ksym_at(i)); i++)
-		seq_printf(m, "%-28s %pS\n", sym->name, *sym->slot);
+		seq_printf(m, "%-28s %pS\n", sym->name, (void *)op_ksym_addr(sym));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ksyms);

@@ -32,7 +32,7 @@ unsigned long notrace op_dispatch_rcu_enter(void)
 	unsigned long flags;
 
 	raw_local_irq_save(flags);
-	op_ksyms.ct_nmi_enter();
+	op_kcall(ct_nmi_enter)();
 	return flags;
 }
 
@@ -40,7 +40,7 @@ NOKPROBE_SYMBOL(op_dispatch_rcu_enter);
 
 void notrace op_dispatch_rcu_exit(unsigned long flags)
 {
-	op_ksyms.ct_nmi_exit();
+	op_kcall(ct_nmi_exit)();
 	raw_local_irq_restore(flags);
 }
 

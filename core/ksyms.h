@@ -9,11 +9,21 @@
  * Each pointer has the type of &symbol as the kernel headers declare it
  * (op_ptr_to), so a call through op_ksyms is type-checked like a direct call.
  *
- * Every function among them is called through its pointer: where the
- * kernel enforces indirect-branch tracking (x86 IBT), each must start
- * with an ENDBR the kernel did not seal.  The arch backend checks that
- * at load (op_arch_ksym_callable()); a symbol that is only an address
- * (data, a label) is marked addr_only and not checked.
+ * A function among them is called through a static call of optprobe's,
+ * op_kcall(name)(args), never through a pointer: the load sets each to
+ * the address kallsyms gives (static_call_update()), and where the kernel
+ * has inline static calls (x86) that rewrites every call site into a
+ * direct call to the function.  A direct call lands anywhere, so no call
+ * of optprobe's depends on an ENDBR64 the kernel may have sealed (x86 IBT);
+ * the arch backend proves at load that every site is direct
+ * (op_arch_kcall_direct()).  Without arch static calls (powerpc) a static
+ * call is a call through the key's pointer.  core/kcalls.h lists them.
+ *
+ * The other symbols are data, or functions optprobe only compares or
+ * hands to the kernel, members of struct op_ksyms.  A table of another
+ * module's may also hold function pointers it calls itself: those are
+ * checked to be callable so (op_arch_ksym_callable(): an unsealed ENDBR64
+ * under x86 IBT).
  */
 #ifndef OPTPROBE_KSYMS_H
 #define OPTPROBE_KSYMS_H
@@ -27,6 +37,7 @@
 #include <linux/module.h>
 #include <linux/moduleloader.h>
 #include <linux/sched/task.h>
+#include <linux/static_call.h>
 #include <linux/stringify.h>
 
 /* A pointer to @sym; its type is that of &sym as the kernel headers declare it. */
@@ -42,56 +53,40 @@
 const struct btf_type *btf_find_func_proto(const char *func_name, struct btf **btf_p);
 #endif
 
+/* Call the kernel function @name (core/kcalls.h): a direct call on x86. */
+#define op_kcall(name)		static_call(op_k_##name)
+/* Its address, once resolved. */
+#define op_kcall_addr(name)	((unsigned long)static_call_query(op_k_##name))
+
+#define OP_KCALL(function) DECLARE_STATIC_CALL(op_k_##function, function)
+#include "kcalls.h"
+#undef OP_KCALL
+
 struct op_ksyms {
-	/* found through a kprobe, then used to find the others */
-	typeof(op_ptr_to(kallsyms_lookup_name)) kallsyms_lookup_name;
-	/* sweeps over every function */
-	typeof(op_ptr_to(kallsyms_on_each_symbol)) kallsyms_on_each_symbol;
-	/* the function around an address, to decode from its start */
-	typeof(op_ptr_to(kallsyms_lookup_size_offset)) kallsyms_lookup_size_offset;
-	/* address validation: text, and what other text users own */
-	typeof(op_ptr_to(core_kernel_text)) core_kernel_text;
-	typeof(op_ptr_to(__module_text_address)) __module_text_address;
-	typeof(op_ptr_to(within_kprobe_blacklist)) within_kprobe_blacklist;
-	typeof(op_ptr_to(get_kprobe)) get_kprobe;
-	typeof(op_ptr_to(ftrace_location)) ftrace_location;
-	typeof(op_ptr_to(search_exception_tables)) search_exception_tables;
-	/* executable slots near kernel and module text (wrap-execmem.h) */
-	typeof(op_ptr_to(OP_EXECMEM_ALLOC)) execmem_alloc;
-	typeof(op_ptr_to(OP_EXECMEM_FREE)) execmem_free;
 	/* a dying task's last call: no return probe there (retprobe.c) */
 	typeof(op_ptr_to(do_task_dead)) do_task_dead;
-	/* RCU watching around handlers hit where it does not (dispatch.c) */
-	typeof(op_ptr_to(ct_nmi_enter)) ct_nmi_enter;
-	typeof(op_ptr_to(ct_nmi_exit)) ct_nmi_exit;
-	/* whether a MOD:SYM event's module is there (events/module.c) */
-	typeof(op_ptr_to(find_module)) find_module;
-#if OP_BTF_ARGS
-	/* functions' prototypes from BTF, as kprobe events type arguments (events/btf.c) */
-	typeof(op_ptr_to(btf_find_func_proto)) btf_find_func_proto;
-	typeof(op_ptr_to(btf_type_skip_modifiers)) btf_type_skip_modifiers;
-	typeof(op_ptr_to(btf_name_by_offset)) btf_name_by_offset;
-	typeof(op_ptr_to(btf_put)) btf_put;
-#endif
 	struct op_arch_ksyms arch;
 };
 
 extern struct op_ksyms op_ksyms;
 
-/* One symbol to resolve: its name and where its address goes. */
+/*
+ * One symbol to resolve: its name, and where its address goes (@slot) or
+ * the static call that calls it (@call, with its trampoline @tramp, NULL
+ * where the kernel has no arch static calls).
+ */
 struct op_ksym {
 	const char *name;
 	void **slot;
-	bool addr_only;		/* never called: data, or a label */
+	struct static_call_key *call;
+	void *tramp;
+	bool addr_only;		/* never called: data, a label, or compared only */
 };
 
-#define OP_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.sym }
 #define OP_KSYM_ADDR(sym) { .name = #sym, .slot = (void **)&op_ksyms.sym, .addr_only = true }
 #define OP_ARCH_KSYM(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym }
 #define OP_ARCH_KSYM_ADDR(sym) { .name = #sym, .slot = (void **)&op_ksyms.arch.sym, \
 				 .addr_only = true }
-/* A member whose kernel symbol a wrapper names (wrap-*.h) */
-#define OP_KSYM_AS(member, sym) { .name = __stringify(sym), .slot = (void **)&op_ksyms.member }
 
 /* The arch backend's entries, one for each member of struct op_arch_ksyms. */
 extern const struct op_ksym op_arch_ksym_table[];
@@ -99,6 +94,8 @@ extern const unsigned int op_arch_ksym_count;
 
 int op_ksyms_init(void);
 const char *op_arch_ksym_callable(unsigned long addr);
+const char *op_arch_kcall_direct(const struct op_ksym *sym, unsigned long addr);
+unsigned long op_ksym_addr(const struct op_ksym *sym);
 int op_ksyms_resolve(const struct op_ksym *table, unsigned int n);
 const struct op_ksym *op_ksym_at(unsigned int i);
 

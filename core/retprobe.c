@@ -364,7 +364,7 @@ static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *ent
 	unsigned long func, size, offset;
 
 	if (rp->symbol) {
-		func = op_ksyms.kallsyms_lookup_name(rp->symbol);
+		func = op_kcall(kallsyms_lookup_name)(rp->symbol);
 		if (!func) {
 			*why = "unknown symbol";
 			return -ENOENT;
@@ -372,7 +372,7 @@ static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *ent
 	} else {
 		func = (unsigned long)rp->addr;
 	}
-	if (!op_ksyms.kallsyms_lookup_size_offset(func, &size, &offset) || offset) {
+	if (!op_kcall(kallsyms_lookup_size_offset)(func, &size, &offset) || offset) {
 		*why = "not the start of a function";
 		return -EINVAL;
 	}
@@ -390,7 +390,7 @@ static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *ent
 		*why = "it never returns (a dying task's last call)";
 		return -EINVAL;
 	}
-	*entry = op_ksyms.ftrace_location(func) ?: op_arch_local_entry(func);
+	*entry = op_kcall(ftrace_location)(func) ?: op_arch_local_entry(func);
 	return 0;
 }
 

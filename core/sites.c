@@ -407,7 +407,7 @@ struct op_site *op_site_create(unsigned long addr, struct module *mod, const cha
 	INIT_LIST_HEAD(&site->probes);
 	INIT_LIST_HEAD(&site->opt_list);
 	INIT_LIST_HEAD(&site->release);
-	if (op_ksyms.ftrace_location(addr) == addr) {
+	if (op_kcall(ftrace_location)(addr) == addr) {
 		site->ftrace = true;
 		return site;
 	}

@@ -236,7 +236,7 @@ int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 		if (near && !op_arch_slot_reaches(sa->text, site->addr))
 			continue;
 		/* room in kernel text (ppc64le: the kernel's detour cache) is for detours */
-		if (!near && op_ksyms.core_kernel_text((unsigned long)sa->text))
+		if (!near && op_kcall(core_kernel_text)((unsigned long)sa->text))
 			continue;
 		first = op_slot_area_fit(sa, n);
 		if (first >= 0)

@@ -29,13 +29,13 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, const char *
 		*addr = (unsigned long)p->addr + p->offset;
 		return 0;
 	}
-	func = op_ksyms.kallsyms_lookup_name(p->symbol);
+	func = op_kcall(kallsyms_lookup_name)(p->symbol);
 	if (!func) {
 		*why = "unknown symbol";
 		return -ENOENT;
 	}
 	if (p->offset) {
-		if (!op_ksyms.kallsyms_lookup_size_offset(func, &size, &offset) ||
+		if (!op_kcall(kallsyms_lookup_size_offset)(func, &size, &offset) ||
 		    p->offset >= size - offset) {
 			*why = "offset beyond the end of the symbol";
 			return -EINVAL;
@@ -43,7 +43,7 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, const char *
 		*addr = func + p->offset;
 		return 0;
 	}
-	entry = op_ksyms.ftrace_location(func);
+	entry = op_kcall(ftrace_location)(func);
 	*addr = entry ?: op_arch_local_entry(func);
 	return 0;
 }
@@ -60,8 +60,8 @@ static int op_check_text(unsigned long addr, struct module **mod, const char **w
 	int ret = 0;
 
 	preempt_disable();
-	*mod = op_ksyms.__module_text_address(addr);
-	if (!*mod && !op_ksyms.core_kernel_text(addr)) {
+	*mod = op_kcall(__module_text_address)(addr);
+	if (!*mod && !op_kcall(core_kernel_text)(addr)) {
 		*why = "not kernel or module text";
 		ret = -EINVAL;
 	} else if (*mod == THIS_MODULE) {
@@ -99,7 +99,7 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 	ret = op_check_text(addr, mod, why);
 	if (ret)
 		return ret;
-	if (op_ksyms.within_kprobe_blacklist(addr)) {
+	if (op_kcall(within_kprobe_blacklist)(addr)) {
 		*why = "blacklisted (the kernel's kprobe blacklist, entry or noinstr text)";
 		return -EINVAL;
 	}
@@ -107,18 +107,18 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 		*why = "blacklisted (optprobe's hit path, or text others rewrite)";
 		return -EINVAL;
 	}
-	if (op_ksyms.search_exception_tables(addr)) {
+	if (op_kcall(search_exception_tables)(addr)) {
 		*why = "exception-fixup site";
 		return -EINVAL;
 	}
 	rcu_read_lock();
-	kp = op_ksyms.get_kprobe((void *)addr);
+	kp = op_kcall(get_kprobe)((void *)addr);
 	/*
 	 * At an ftrace site both go through ftrace, each with its own ops:
 	 * neither writes the text, so both can be there.
 	 */
 	busy = kp && !((kp->flags & KPROBE_FLAG_FTRACE) &&
-		       op_ksyms.ftrace_location(addr) == addr);
+		       op_kcall(ftrace_location)(addr) == addr);
 	rcu_read_unlock();
 	if (busy) {
 		*why = "a kprobe of the kernel's is there";
@@ -128,7 +128,7 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 		*why = "a jump label is there";
 		return -EBUSY;
 	}
-	if (!op_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset)) {
+	if (!op_kcall(kallsyms_lookup_size_offset)(addr, &size, &offset)) {
 		*why = "no symbol covers it";
 		return -EINVAL;
 	}
@@ -157,7 +157,7 @@ int op_next_insn(unsigned long addr, unsigned long *next, const char **why)
 	len = op_check_text(addr, &mod, why);
 	if (len)
 		return len;
-	if (!op_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset)) {
+	if (!op_kcall(kallsyms_lookup_size_offset)(addr, &size, &offset)) {
 		*why = "no symbol covers it";
 		return -EINVAL;
 	}

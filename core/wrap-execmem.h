@@ -16,15 +16,15 @@
 
 #define OP_EXECMEM_ALLOC	execmem_alloc
 #define OP_EXECMEM_FREE		execmem_free
-#define op_execmem_alloc(size)	op_ksyms.execmem_alloc(EXECMEM_MODULE_TEXT, (size))
+#define op_execmem_alloc(size)	op_kcall(OP_EXECMEM_ALLOC)(EXECMEM_MODULE_TEXT, (size))
 #else
 #include <linux/moduleloader.h>
 
 #define OP_EXECMEM_ALLOC	module_alloc
 #define OP_EXECMEM_FREE		module_memfree
-#define op_execmem_alloc(size)	op_ksyms.execmem_alloc(size)
+#define op_execmem_alloc(size)	op_kcall(OP_EXECMEM_ALLOC)(size)
 #endif
 
-#define op_execmem_free(p)	op_ksyms.execmem_free(p)
+#define op_execmem_free(p)	op_kcall(OP_EXECMEM_FREE)(p)
 
 #endif /* OPTPROBE_WRAP_EXECMEM_H */

@@ -8,6 +8,8 @@
  * mod->mem[MOD_TEXT] instead of mod->core_layout.  Callbacks here keep
  * the 6.1 form (op_kallsyms_fn); on 6.4+ the module walk finds a
  * symbol's module with the caller's resolved __module_text_address().
+ * op_kallsyms_on_each() is a macro so that @each may be a static call,
+ * op_kcall(kallsyms_on_each_symbol), which is called, never taken.
  */
 #ifndef OPTPROBE_WRAP_KALLSYMS_H
 #define OPTPROBE_WRAP_KALLSYMS_H
@@ -48,13 +50,11 @@ static inline int op_kallsyms_walk_one(void *arg, const char *name, unsigned lon
 	return w->fn(w->data, name, mod, addr);
 }
 
-static inline int op_kallsyms_on_each(op_kallsyms_each_t each,
-				      op_kallsyms_fn fn, void *data)
-{
-	struct op_kallsyms_walk w = { .fn = fn, .data = data };
-
-	return each(op_kallsyms_walk_one, &w);
-}
+#define op_kallsyms_on_each(each, cb, arg) ({				\
+	struct op_kallsyms_walk __w = { .fn = (cb), .data = (arg) };	\
+									\
+	(each)(op_kallsyms_walk_one, &__w);				\
+})
 
 static inline int op_module_kallsyms_on_each(op_module_kallsyms_each_t each,
 					     op_text_module_t text_module,
@@ -78,11 +78,7 @@ static inline unsigned long op_module_text_size(const struct module *mod)
 typedef int (*op_kallsyms_each_t)(op_kallsyms_fn fn, void *data);
 typedef int (*op_module_kallsyms_each_t)(op_kallsyms_fn fn, void *data);
 
-static inline int op_kallsyms_on_each(op_kallsyms_each_t each,
-				      op_kallsyms_fn fn, void *data)
-{
-	return each(fn, data);
-}
+#define op_kallsyms_on_each(each, cb, arg) ((each)((op_kallsyms_fn)(cb), (arg)))
 
 static inline int op_module_kallsyms_on_each(op_module_kallsyms_each_t each,
 					     op_text_module_t text_module,

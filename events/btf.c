@@ -59,13 +59,13 @@ static void opev_btf_type(const struct btf *btf, u32 id, struct opev_btf_type *o
 	const struct btf_type *t, *to;
 
 	*out = (struct opev_btf_type){};
-	t = op_ksyms.btf_type_skip_modifiers(btf, id, NULL);
+	t = op_kcall(btf_type_skip_modifiers)(btf, id, NULL);
 	if (!t)
 		return;
 	out->fetch = opev_btf_fetch(t);
 	if (!btf_type_is_ptr(t) && !btf_type_is_int(t) && !btf_type_is_enum(t))
 		return;
-	to = op_ksyms.btf_type_skip_modifiers(btf, t->type, NULL);
+	to = op_kcall(btf_type_skip_modifiers)(btf, t->type, NULL);
 	out->char_ptr = to && BTF_INFO_KIND(to->info) == BTF_KIND_INT &&
 			!(BTF_INT_ENCODING(opev_btf_int(to)) & BTF_INT_SIGNED) &&
 			BTF_INT_BITS(opev_btf_int(to)) == 8;
@@ -81,7 +81,7 @@ static int opev_btf_find_proto(const char *symbol, struct opev_proto *proto)
 	const char *name;
 	int ret = -1;
 
-	t = op_ksyms.btf_find_func_proto(symbol, &btf);
+	t = op_kcall(btf_find_func_proto)(symbol, &btf);
 	if (!t)
 		return -1;
 	/* a variadic function's last, with no name: refused as the kernel does */
@@ -90,7 +90,7 @@ static int opev_btf_find_proto(const char *symbol, struct opev_proto *proto)
 	if (proto->nr_params > OPEV_PROTO_MAX_PARAMS)
 		goto out;
 	for (i = 0; i < proto->nr_params; i++) {
-		name = op_ksyms.btf_name_by_offset(btf, params[i].name_off);
+		name = op_kcall(btf_name_by_offset)(btf, params[i].name_off);
 		strscpy(proto->names[i], name ?: "", sizeof(proto->names[i]));
 		opev_btf_type(btf, params[i].type, &proto->params[i]);
 	}
@@ -98,7 +98,7 @@ static int opev_btf_find_proto(const char *symbol, struct opev_proto *proto)
 	opev_btf_type(btf, t->type, &proto->ret);
 	ret = 0;
 out:
-	op_ksyms.btf_put(btf);
+	op_kcall(btf_put)(btf);
 	return ret;
 }
 

@@ -203,7 +203,7 @@ int opev_init(void)
 	unsigned int i;
 	int ret;
 
-	opev_event_mutex = (struct mutex *)op_ksyms.kallsyms_lookup_name("event_mutex") ?:
+	opev_event_mutex = (struct mutex *)op_kcall(kallsyms_lookup_name)("event_mutex") ?:
 			   op_arch_event_mutex();
 	if (!opev_event_mutex) {
 		pr_warn("no trace events (/dev/optprobe_events): the kernel's event_mutex not found\n");

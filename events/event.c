@@ -229,7 +229,7 @@ static bool opev_text_relative(const struct opev_def *def)
 static unsigned long opev_event_func(struct opev_event *ev)
 {
 	if (ev->target)
-		return op_ksyms.kallsyms_lookup_name(ev->target);
+		return op_kcall(kallsyms_lookup_name)(ev->target);
 	return (unsigned long)ev->rprobe.addr;
 }
 
@@ -245,7 +245,7 @@ int opev_event_init_probe(struct opev_event *ev)
 	unsigned long addr = def->addr, offset = def->offset;
 
 	if (opev_text_relative(def)) {
-		addr = op_ksyms.kallsyms_lookup_name("_text") + offset;
+		addr = op_kcall(kallsyms_lookup_name)("_text") + offset;
 		offset = 0;
 	} else if (def->symbol) {
 		/* what kallsyms takes: "mod:sym" for a module's symbol */
@@ -556,7 +556,7 @@ int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
 			opev_number_type(f);
 		}
 		if (a->base == OPEV_BASE_SYMBOL) {
-			f->symbol_addr = op_ksyms.kallsyms_lookup_name(a->symbol);
+			f->symbol_addr = op_kcall(kallsyms_lookup_name)(a->symbol);
 			if (!f->symbol_addr) {
 				*code = OPEV_ERR_BAD_MEM_ADDR;
 				*column = a->column;

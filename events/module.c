@@ -35,7 +35,7 @@ bool opev_module_absent(const char *name)
 
 	/* the module stays while preemption is off (find_module()'s rule) */
 	preempt_disable();
-	mod = op_ksyms.find_module(name);
+	mod = op_kcall(find_module)(name);
 	state = mod ? READ_ONCE(mod->state) : MODULE_STATE_GOING;
 	preempt_enable();
 	return state != MODULE_STATE_LIVE && state != MODULE_STATE_COMING;

@@ -3,9 +3,10 @@
  * optprobe's load, checked on every leg of the matrix: each kernel symbol
  * resolved through kallsyms is the one kallsyms names, calling a resolved
  * function works, a missing symbol is refused by name, every function
- * among them may be called through a pointer (x86 IBT: starts with an
- * unsealed ENDBR64) and a sealed one would be refused, and the debugfs
- * directory is there.
+ * optprobe calls is called directly (its static call's sites call it) and
+ * every other function the kernel may call through a pointer (x86 IBT:
+ * starts with an unsealed ENDBR64), a sealed one would be refused, and
+ * the debugfs directory is there.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,7 +42,7 @@ static void check_names(struct ktap *t)
 	unsigned int i;
 
 	for (i = 0; (sym = op_ksym_at(i)); i++) {
-		void *addr = *sym->slot;
+		void *addr = (void *)op_ksym_addr(sym);
 
 		sprint_symbol(buf, (unsigned long)addr);
 		snprintf(want, sizeof(want), "%s+0x0/", sym->name);
@@ -52,21 +53,17 @@ static void check_names(struct ktap *t)
 	}
 }
 
-/* Call the resolved kallsyms_lookup_name() on an exported symbol. */
+/* Resolve an exported symbol: a call of the resolved kallsyms_lookup_name(). */
 static void check_call(struct ktap *t)
 {
-	typeof(kallsyms_lookup_name) *lookup = NULL;
-	const struct op_ksym *sym;
-	unsigned long got = 0;
-	unsigned int i;
+	static void *got;
+	static const struct op_ksym exported[] = {
+		{ .name = "sprint_symbol", .slot = &got, .addr_only = true },
+	};
+	int ret = op_ksyms_resolve(exported, ARRAY_SIZE(exported));
 
-	for (i = 0; (sym = op_ksym_at(i)); i++)
-		if (!strcmp(sym->name, "kallsyms_lookup_name"))
-			lookup = *sym->slot;
-	if (lookup)
-		got = lookup("sprint_symbol");
-	ktap_check(t, got == (unsigned long)sprint_symbol, "call_kallsyms_lookup_name",
-		   "kallsyms_lookup_name(\"sprint_symbol\") gave %pS", (void *)got);
+	ktap_check(t, !ret && got == (void *)sprint_symbol, "call_kallsyms_lookup_name",
+		   "kallsyms_lookup_name(\"sprint_symbol\") gave %pS (%d)", got, ret);
 }
 
 static void check_missing(struct ktap *t)
@@ -82,27 +79,43 @@ static void check_missing(struct ktap *t)
 }
 
 /*
- * The load-time IBT proof: every function optprobe calls through a
- * resolved pointer passed it (or optprobe would not have loaded): on a
- * CPU that enforces IBT each starts with an ENDBR64 (QEMU's TCG has
- * none, so all pass here).  On x86 with IBT in the kernel, what the proof
- * reads is printed ("# ibt NAME endbr|sealed") for tests/ibt/endbr-proof.py
- * to hold against the image's seal list, and it must refuse what a sealed
- * ENDBR64 becomes, a 4-byte nop.
+ * The load-time IBT proof: every function optprobe calls, it calls
+ * directly (op_arch_kcall_direct(): its static call's trampoline and
+ * call sites reach it), and every function it hands the kernel to call
+ * is callable through a pointer (x86 IBT: an unsealed ENDBR64; QEMU's
+ * TCG has no IBT, so all pass here).  On x86 with IBT in the kernel,
+ * what the guest reads of each function's ENDBR64 is printed ("# ibt
+ * NAME endbr|sealed direct|pointer") for tests/ibt/endbr-proof.py to
+ * hold against the image's seal list; a pointer to a sealed one would be
+ * refused, and so must what a sealed ENDBR64 becomes, a 4-byte nop.
  */
 static void check_callable(struct ktap *t)
 {
+	unsigned int i, bad = 0, direct = 0, calls = 0;
 	const struct op_ksym *sym;
-	unsigned int i, bad = 0;
+	unsigned long addr;
 	const char *why;
 
 	for (i = 0; (sym = op_ksym_at(i)); i++) {
-		why = sym->addr_only ? NULL : op_arch_ksym_callable((unsigned long)*sym->slot);
+		addr = op_ksym_addr(sym);
+		if (sym->call) {
+			why = op_arch_kcall_direct(sym, addr);
+			calls++;
+			direct += !why;
+		} else {
+			why = sym->addr_only ? NULL : op_arch_ksym_callable(addr);
+		}
 		if (why) {
 			pr_info("# %s: %s\n", sym->name, why);
 			bad++;
 		}
 	}
+	ktap_check(t, calls && direct == calls, "every_resolved_function_called_directly",
+		   "%u of %u are not", calls - direct, calls);
+	/* and the proof fails where its calls go elsewhere */
+	sym = op_ksym_at(0);
+	ktap_check(t, sym->call && op_arch_kcall_direct(sym, op_ksym_addr(sym) + 1),
+		   "kcall_proof_refuses_other_target", "%s + 1 passed", sym->name);
 	ktap_check(t, !bad, "every_resolved_function_callable", "%u are not", bad);
 #ifdef CONFIG_X86_KERNEL_IBT
 	{
@@ -111,8 +124,9 @@ static void check_callable(struct ktap *t)
 		for (i = 0; (sym = op_ksym_at(i)); i++) {
 			if (sym->addr_only)
 				continue;
-			why = op_x86_endbr_at((unsigned long)*sym->slot);
-			pr_info("# ibt %s %s\n", sym->name, why ? "sealed" : "endbr");
+			why = op_x86_endbr_at(op_ksym_addr(sym));
+			pr_info("# ibt %s %s %s\n", sym->name, why ? "sealed" : "endbr",
+				sym->call ? "direct" : "pointer");
 		}
 		why = op_x86_endbr_at((unsigned long)sealed);
 		ktap_check(t, why, "sealed_endbr_refused", "a sealed ENDBR64 (nop4) was accepted");
@@ -135,7 +149,7 @@ static int __init test_ksyms_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, count_ksyms() + 5);
+	ktap_start(&t, count_ksyms() + 7);
 	check_names(&t);
 	check_call(&t);
 	check_missing(&t);
