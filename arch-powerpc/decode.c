@@ -154,6 +154,12 @@ unsigned long op_arch_local_entry(unsigned long func)
 	return func;
 }
 
+/* The kernel keeps an address probe on a global entry there; so does optprobe. */
+unsigned long op_arch_probe_addr(unsigned long addr)
+{
+	return addr;
+}
+
 /*
  * The kernel's own answer: its walk of the jump table is cheap on powerpc,
  * where every label is one word (JUMP_LABEL_NOP_SIZE), unlike x86's,

@@ -241,6 +241,12 @@ unsigned long op_arch_local_entry(unsigned long func)
 	return func;
 }
 
+/* An ENDBR64 anywhere marks where indirect branches land: past it. */
+unsigned long op_arch_probe_addr(unsigned long addr)
+{
+	return op_arch_local_entry(addr);
+}
+
 /*
  * The kernel's jump-optimized kprobes replace up to MAX_INSN_SIZE + 4 bytes
  * from their address with a jmp (OP_X86_KPROBE_REACH): an address that

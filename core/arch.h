@@ -77,6 +77,14 @@ extern const unsigned int op_arch_blacklist_count;
 unsigned long op_arch_local_entry(unsigned long func);
 
 /*
+ * op_arch_probe_addr() - where a probe asked for by address (@addr) goes,
+ * as the kernel's arch_adjust_kprobe_addr() puts its kprobes: after an
+ * ENDBR64 on x86 (indirect branches land on it), @addr itself on ppc64le
+ * (a probe on a global entry stays there).
+ */
+unsigned long op_arch_probe_addr(unsigned long addr);
+
+/*
  * op_arch_check_insn() - may @addr, inside the function [@func, @func +
  * @size), be probed?  Decodes from @func (reading past other probes'
  * breakpoints to the original bytes) and checks what the backend knows

@@ -17,7 +17,9 @@
  * @addr:	the address, on success
  * @why:	the reason, on failure
  *
- * symbol + 0 is the function's entry: its ftrace site if it has one.
+ * symbol + 0 is the function's entry: its ftrace site if it has one.  An
+ * address is moved only where the arch says indirect branches land on it
+ * (op_arch_probe_addr(): an x86 ENDBR64).
  *
  * Return: 0; -ENOENT for an unknown symbol, -EINVAL past its end.
  */
@@ -26,7 +28,7 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, const char *
 	unsigned long func, entry, size, offset;
 
 	if (!p->symbol) {
-		*addr = (unsigned long)p->addr + p->offset;
+		*addr = op_arch_probe_addr((unsigned long)p->addr + p->offset);
 		return 0;
 	}
 	func = op_kcall(kallsyms_lookup_name)(p->symbol);

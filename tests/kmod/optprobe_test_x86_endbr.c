@@ -4,7 +4,8 @@
  * site goes after its ENDBR64 (or the nop the kernel seals one into), as
  * the kernel's kprobes put theirs (arch_adjust_kprobe_addr()): indirect
  * calls land on the ENDBR64, and on a CPU enforcing IBT an int3 or a jump
- * there would fault them.  So do a return probe's entry and an event's.
+ * there would fault them.  So do a return probe's entry, an event's, and
+ * a probe asked for by the function's address.
  * The target, op_tx86_endbr(), is called through a pointer; its first
  * four bytes must read the same while its probes are armed, optimized
  * and gone.  On 6.1 (no IBT) the function has no ENDBR64 and the probe
@@ -75,7 +76,7 @@ static int __init test_x86_endbr_init(void)
 	u8 head[4];
 	int ret;
 
-	ktap_start(&t, 6);
+	ktap_start(&t, 7);
 	has_endbr = !memcmp((void *)func, endbr64, sizeof(endbr64));
 	memcpy(head, (void *)func, sizeof(head));
 	/* not vacuous: IBT builds (6.12) give the function its ENDBR64 */
@@ -100,6 +101,15 @@ static int __init test_x86_endbr_init(void)
 	ktap_check(&t, !ret && head_intact(head) && atomic_read(&hits) == 2 * CALLS,
 		   "settled_endbr_intact", "%s: first bytes %4ph (were %4ph), %d hits of %d",
 		   test_mode_name(mode), (void *)func, head, atomic_read(&hits), 2 * CALLS);
+	if (!ret)
+		optprobe_unregister(&p);
+
+	/* by address, as the kernel's kprobes move one there too */
+	test_probe_init(&p, NULL, func, count_pre, NULL, OPTPROBE_F_DISABLED);
+	ret = optprobe_register(&p);
+	ktap_check(&t, !ret && (unsigned long)p.addr == want && head_intact(head),
+		   "address_probe_after_endbr", "register %d at %pS, want %pS", ret, p.addr,
+		   (void *)want);
 	if (!ret)
 		optprobe_unregister(&p);
 

@@ -57,7 +57,8 @@ MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 /*
  * Where the probes go: the first instruction but in op_tx86_flags (after
  * xor).  Offsets count from after the ENDBR that SYM_FUNC_START puts first
- * on a kernel with IBT (6.12); at offset 0 the probe is on the ENDBR.
+ * on a kernel with IBT (6.12): a probe asked for on it would go after it
+ * (indirect calls land on it), as the kernel's kprobes put theirs.
  */
 #define OP_TX86_AFTER_ENDBR(off)	(ENDBR_INSN_SIZE + (off))
 #define OP_TX86_FLAGS_PROBE	OP_TX86_AFTER_ENDBR(2)
@@ -90,25 +91,25 @@ struct opt_case {
 };
 
 static struct opt_case cases[] = {
-	{ "riprel_load", NULL, 0, NULL },
-	{ "riprel_store", NULL, 0, NULL },
-	{ "pushpop", NULL, 0, NULL },
+	{ "riprel_load", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
+	{ "riprel_store", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
+	{ "pushpop", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
 	{ "flags", NULL, OP_TX86_FLAGS_PROBE, NULL },
-	{ "shift", NULL, 0, NULL },
-	{ "call_in_region", NULL, 0, NULL },
-	{ "call_end", NULL, 0, NULL },
+	{ "shift", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
+	{ "call_in_region", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
+	{ "call_end", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
 	{ "jcc8_end_taken", NULL, OP_TX86_END_PROBE, NULL },
 	{ "jcc8_end_not_taken", NULL, OP_TX86_END_PROBE, NULL, true },
 	{ "jcc32_end_taken", NULL, OP_TX86_END_PROBE, NULL },
 	{ "jcc32_end_not_taken", NULL, OP_TX86_END_PROBE, NULL, true },
 	{ "jmp8_end", NULL, OP_TX86_END_PROBE, NULL },
 	{ "jmp32_end", NULL, OP_TX86_END_PROBE, NULL },
-	{ "retpoline_tail_call", NULL, 0, NULL },
-	{ "return_thunk", NULL, 0, NULL },
-	{ "jump_table_read", NULL, 0, NULL },
+	{ "retpoline_tail_call", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
+	{ "return_thunk", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
+	{ "jump_table_read", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
 	{ "jump_table_entry_inside", NULL, OP_TX86_TABLE_PROBE, "jump table entry lands inside" },
 	{ "jump_into", NULL, OP_TX86_AFTER_ENDBR(0), "lands inside" },
-	{ "jump_table", NULL, 0, "indirect jump" },
+	{ "jump_table", NULL, OP_TX86_AFTER_ENDBR(0), "indirect jump" },
 	{ "jmp8_cold", NULL, OP_TX86_BRANCH_PROBE, "after an unconditional jmp" },
 	{ "jmp_next", NULL, OP_TX86_AFTER_ENDBR(0), "after an unconditional jmp" },
 };
@@ -660,7 +661,7 @@ static int caller_fn(void *data)
 static void check_callee_sleeps(struct ktap *t)
 {
 	const struct op_tx86_targets *x = &op_tx86_targets;
-	unsigned long addr = (unsigned long)x->call_end, detour = 0;
+	unsigned long addr = (unsigned long)x->call_end + OP_TX86_AFTER_ENDBR(0), detour = 0;
 	struct task_struct *task;
 	struct optprobe p;
 	bool unmapped;
