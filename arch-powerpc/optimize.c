@@ -16,7 +16,7 @@
  * Only one instruction is replaced, so nothing can branch into the middle
  * of the jump, and no other site can be inside it (op_arch_opt_covers()).
  *
- * Slot areas (patch.c): for kernel text, slots of the kernel's own detour
+ * Slot areas (slot-area.c): for kernel text, slots of the kernel's own detour
  * cache (core-cache.c); for module text, pages allocated within branch
  * range of the module.  Detours are
  * written through patch_instruction(), like every text write, with
@@ -35,47 +35,12 @@
 #include "arch.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
 
-/* Where a pt_regs field is in the frame a detour pushes. */
-#define OP_PPC_FRAME_REG(field)	(OP_PPC_FRAME_REGS + offsetof(struct pt_regs, field))
-
-#define OP_PPC_MFCTR(t)		(0x7c0902a6 | ___PPC_RT(t))
-
 /*
  * A pc-relative displacement may grow by the distance to the detour,
  * within OP_PPC_REACH + PAGE_SIZE; refused beforehand if that could make
  * it overflow its 34 bits, so that a detour, once placed, always works.
  */
 #define OP_PPC_PCREL_MAX	((1L << 33) - SZ_32M)
-
-/*
- * The veneer at @at, the start of a slot area that will hold stubs: the
- * stubs there reach it with a "bl", it reaches the body anywhere.  The
- * body's address is loaded in as few words as it takes (a module address
- * has zeros in bits 16-31 of its upper half); trap words fill the rest.
- */
-void op_ppc_veneer_write(void *at)
-{
-	unsigned long fn = (unsigned long)op_ppc_detour_entry;
-	u32 veneer[OP_PPC_VENEER_WORDS];
-	unsigned int n = 0;
-
-	veneer[n++] = PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(link));
-	veneer[n++] = OP_PPC_MFCTR(12);
-	veneer[n++] = PPC_RAW_STD(12, 1, OP_PPC_FRAME_REG(ctr));
-	veneer[n++] = PPC_RAW_LIS(12, fn >> 48);
-	if ((fn >> 32) & 0xffff)
-		veneer[n++] = PPC_RAW_ORI(12, 12, (fn >> 32) & 0xffff);
-	veneer[n++] = PPC_RAW_RLDICR(12, 12, 32, 31);
-	if ((fn >> 16) & 0xffff)
-		veneer[n++] = PPC_RAW_ORIS(12, 12, (fn >> 16) & 0xffff);
-	if (fn & 0xffff)
-		veneer[n++] = PPC_RAW_ORI(12, 12, fn & 0xffff);
-	veneer[n++] = PPC_RAW_MTCTR(12);
-	veneer[n++] = PPC_RAW_BCTR();
-	while (n < OP_PPC_VENEER_WORDS)
-		veneer[n++] = PPC_RAW_TRAP();
-	op_arch_slot_write(at, veneer, sizeof(veneer));
-}
 
 static unsigned long op_ppc_next(const struct op_site *site)
 {
@@ -331,11 +296,4 @@ void op_arch_site_flags(struct op_site *site)
 		op_ppc_patch((unsigned long)site->detour + site->arch.post_switch,
 			     op_ppc_post_switch(site));
 	site->bp_mode = OPTPROBE_MODE_TRAP;
-}
-
-bool op_arch_slot_reaches(const void *page, unsigned long addr)
-{
-	long off = (unsigned long)page - addr;
-
-	return off >= -OP_PPC_REACH && off <= OP_PPC_REACH;
 }

@@ -5,17 +5,8 @@
  * page and flushes the data and instruction caches (icbi reaches every
  * CPU).  Every write is made with op_mutex held, which serializes them.
  *
- * Slot areas: trap-mode slots anywhere, in module_alloc() pages; detours
- * within a branch's reach of the probed text (op_arch_slot_reaches()):
- *
- *  - kernel text: slots of the kernel's own detour cache for its optimized
- *    kprobes, in its 64 KiB detour area optinsn_slot in kernel text,
- *    taken and given back through the cache (core-cache.c);
- *  - module text: pages allocated within reach of the module, as
- *    module_alloc() allocates, in a narrower range.
- *
- * Both are read-only and executable, like the kernel's own kprobe slot
- * pages.
+ * Slot areas are slot-area.c's; the emulator-only second write,
+ * tcg-rewrite.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -160,108 +151,18 @@ bool op_ppc_kprobe_at(unsigned long addr)
 	return found;
 }
 
-/* One write of live text. */
-static void op_ppc_write(unsigned long addr, ppc_inst_t insn)
-{
-	WARN_ON_ONCE(op_kcall(patch_instruction)((u32 *)addr, insn));
-}
-
 /*
  * Write one instruction of live text.  patch_instruction() flushes the
  * caches, which is all hardware needs: icbi reaches every CPU, and a CPU
- * retrying a removed trap refetches.
- *
- * tcg_rewrite is an emulator workaround, for the QEMU test matrix only,
- * off by default.  Under QEMU's multi-threaded TCG, a vCPU that translates
- * the page while the write lands can keep the old instruction for good: a
- * removed trap that kprobe_handler() then retries forever, or a trap that
- * never fires.  With tcg_rewrite, each word is written again once that
- * translation is over, which drops the stale copy: op_arch_commit() waits
- * 1-2 ms and writes the words of the whole operation a second time.  On
- * hardware that would only cost the wait, and could undo a kernel write
- * landing between the check and the second write, so it stays off there.
- * The tests switch it with op_ppc_set_tcg_rewrite(); words recorded while
- * it was on are still written again at the next commit.
+ * retrying a removed trap refetches.  Under QEMU's TCG, and only if asked
+ * (tcg_rewrite), the word is written again later (tcg-rewrite.c).
  */
-static bool op_ppc_tcg_rewrite;
-module_param_named(tcg_rewrite, op_ppc_tcg_rewrite, bool, 0444);
-MODULE_PARM_DESC(tcg_rewrite,
-		 "Emulator workaround for the QEMU TCG test matrix only (default off): write each text word again 1-2 ms later");
-
-#define OP_PPC_PENDING	256
-
-static struct {
-	unsigned long addr;
-	ppc_inst_t insn;
-} op_ppc_pending[OP_PPC_PENDING];
-static unsigned int op_ppc_npending;
-static unsigned long op_ppc_rewrites;	/* second writes made, for the tests */
-
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
 {
 	lockdep_assert_held(&op_mutex);
-	if (!op_ppc_tcg_rewrite) {
-		op_ppc_write(addr, insn);
-		return;
-	}
-	if (op_ppc_npending == OP_PPC_PENDING)
-		op_arch_commit();
-	op_ppc_write(addr, insn);
-	op_ppc_pending[op_ppc_npending].addr = addr;
-	op_ppc_pending[op_ppc_npending].insn = insn;
-	op_ppc_npending++;
+	WARN_ON_ONCE(op_kcall(patch_instruction)((u32 *)addr, insn));
+	op_ppc_tcg_rewrite_later(addr, insn);
 }
-
-/*
- * With tcg_rewrite, the second writes: of each word still as written (a
- * later write wins).  Without, nothing was recorded and nothing is done.
- */
-void op_arch_commit(void)
-{
-	unsigned int i;
-	u32 now;
-
-	lockdep_assert_held(&op_mutex);
-	if (!op_ppc_npending)
-		return;
-	usleep_range(1000, 2000);
-	for (i = 0; i < op_ppc_npending; i++) {
-		unsigned long addr = op_ppc_pending[i].addr;
-		ppc_inst_t insn = op_ppc_pending[i].insn;
-
-		if (!copy_from_kernel_nofault(&now, (void *)addr, sizeof(now)) &&
-		    now == ppc_inst_val(insn)) {
-			op_ppc_write(addr, insn);
-			op_ppc_rewrites++;
-		}
-	}
-	op_ppc_npending = 0;
-}
-
-/* For the tests: switch tcg_rewrite; what it was. */
-bool op_ppc_set_tcg_rewrite(bool on)
-{
-	bool was;
-
-	mutex_lock(&op_mutex);
-	was = op_ppc_tcg_rewrite;
-	op_ppc_tcg_rewrite = on;
-	mutex_unlock(&op_mutex);
-	return was;
-}
-EXPORT_SYMBOL_NS_GPL(op_ppc_set_tcg_rewrite, OPTPROBE_INTERNAL);
-
-/* For the tests: how many second writes tcg_rewrite made since load. */
-unsigned long op_ppc_tcg_rewrites(void)
-{
-	unsigned long n;
-
-	mutex_lock(&op_mutex);
-	n = op_ppc_rewrites;
-	mutex_unlock(&op_mutex);
-	return n;
-}
-EXPORT_SYMBOL_NS_GPL(op_ppc_tcg_rewrites, OPTPROBE_INTERNAL);
 
 /* The instruction prepared must still be there, and no kernel kprobe. */
 int op_arch_arm(struct op_site *site)
@@ -304,120 +205,4 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 		insn = ppc_inst_read(src + i);
 		WARN_ON_ONCE(op_kcall(patch_instruction)(dst + i, insn));
 	}
-}
-
-/* Unused slot words trap; then read-only, then executable: never W+X. */
-static void *op_ppc_page_seal(void *page)
-{
-	memset32(page, BREAKPOINT_INSTRUCTION, PAGE_SIZE / sizeof(u32));
-	if (op_kcall(change_memory_attr)((unsigned long)page, 1, SET_MEMORY_RO) ||
-	    op_kcall(change_memory_attr)((unsigned long)page, 1, SET_MEMORY_X)) {
-		op_execmem_free(page);
-		return NULL;
-	}
-	return page;
-}
-
-/*
- * A page whose every word a "b" at @addr reaches, and back: as
- * module_alloc() allocates, but within OP_PPC_REACH of @addr.  The vmalloc
- * area, which holds module text, is searched from the lowest address up.
- */
-static void *op_ppc_page_near(unsigned long addr)
-{
-	unsigned long start = max(VMALLOC_START, round_up(addr - OP_PPC_REACH, PAGE_SIZE));
-	unsigned long end = min(VMALLOC_END, addr + OP_PPC_REACH + PAGE_SIZE);
-	void *page;
-
-	/* the caller says why when there is no room */
-	page = op_vmalloc_range(PAGE_SIZE, PAGE_SIZE, start, end,
-				GFP_KERNEL | __GFP_NOWARN, PAGE_KERNEL,
-				VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
-				__builtin_return_address(0));
-	if (!page)
-		return NULL;
-	if (WARN_ON_ONCE(!op_arch_slot_reaches(page, addr))) {
-		vfree(page);
-		return NULL;
-	}
-	return op_ppc_page_seal(page);
-}
-
-/*
- * A slot of the kernel's detour cache for kernel text at @addr: the
- * veneer of the stubs it will hold at its start, then OP_SLOT_SIZE-aligned
- * slots.  Its other words are left as they are: nothing branches there.
- */
-static void *op_ppc_core_area(unsigned long addr, void **slots, unsigned int *nslots)
-{
-	void *area;
-	size_t size;
-
-	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, addr))
-		return NULL;
-	area = op_ppc_core_slot_get(&size);
-	if (!area)
-		return NULL;
-	if (!op_arch_slot_reaches(area, addr)) {
-		op_ppc_core_slot_put(area);
-		return NULL;
-	}
-	op_ppc_veneer_write(area);
-	*slots = PTR_ALIGN(area + OP_PPC_VENEER_SIZE, OP_SLOT_SIZE);
-	*nslots = (area + size - *slots) / OP_SLOT_SIZE;
-	return area;
-}
-
-/*
- * Near kernel text, a slot of the kernel's cache; near module text, or
- * anywhere for trap-mode slots, a page.  Every area starts with the
- * veneer of the stubs it may hold: a page allocated anywhere may turn out
- * to be in reach of a probe, and serve its stub.  Never more than a page,
- * whatever @size asks: room near probed text is scarce.
- */
-void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void **slots,
-			      unsigned int *nslots)
-{
-	void *page;
-
-	if (near && op_kcall(core_kernel_text)(addr))
-		return op_ppc_core_area(addr, slots, nslots);
-	if (near) {
-		page = op_ppc_page_near(addr);
-	} else {
-		page = op_execmem_alloc(PAGE_SIZE);
-		page = page ? op_ppc_page_seal(page) : NULL;
-	}
-	if (!page)
-		return NULL;
-	op_ppc_veneer_write(page);
-	*slots = page + ALIGN(OP_PPC_VENEER_SIZE, OP_SLOT_SIZE);
-	*nslots = (page + PAGE_SIZE - *slots) / OP_SLOT_SIZE;
-	return page;
-}
-
-/*
- * A slot of the kernel's cache goes back to it, to be reused at once: no
- * task is inside (op_slots_release() runs after op_quiesce()).  Pages as
- * the kernel frees its kprobe slot pages: they are VM_FLUSH_RESET_PERMS,
- * and the read-only and executable attributes lived only in the vmalloc
- * mapping that vfree() tears down.
- */
-void op_arch_slot_area_free(void *area)
-{
-	if (op_kcall(core_kernel_text)((unsigned long)area)) {
-		op_ppc_core_slot_put(area);
-		return;
-	}
-	op_execmem_free(area);
-}
-
-/* Why no slot area in reach of @site has room for a detour. */
-const char *op_ppc_no_area(const struct op_site *site)
-{
-	if (site->mod)
-		return "no memory for a detour within branch range (32 MB) of its module";
-	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, site->addr))
-		return "the kernel's detour area (optinsn_slot) is out of its branch range";
-	return op_ppc_core_cache_why();
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The powerpc64le backend's part of the return-probe hit path
- * (core/arch.h; see retprobe.c), inline in the entry's pre handler and
+ * (core/arch.h; see retprobe.c, and ret-hit.c for its slow path), inline
+ * in the entry's pre handler and
  * in the return: a call followed costs one atomic exchange each way.
  */
 #ifndef OPTPROBE_RET_HIT_H

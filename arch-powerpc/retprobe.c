@@ -121,28 +121,6 @@ static void op_ppc_ret_inst_free(struct op_ret_inst *inst)
 	kfree_rcu(inst, arch.rcu);
 }
 
-/* This CPU's place was empty: the list's instance, or another CPU's, or NULL. */
-notrace struct op_ret_inst *op_ppc_ret_get_slow(struct op_ret *ret)
-{
-	struct freelist_node *node = freelist_try_get(&ret->arch.pool);
-	struct op_ret_inst **hot, *inst;
-	int cpu;
-
-	if (node) {
-		op_ret_took(ret);
-		return container_of(node, struct op_ret_inst, arch.free);
-	}
-	for_each_possible_cpu(cpu) {
-		hot = per_cpu_ptr(ret->arch.hot, cpu);
-		inst = READ_ONCE(*hot) ? xchg_acquire(hot, NULL) : NULL;
-		if (inst)
-			return inst;
-	}
-	return NULL;
-}
-
-NOKPROBE_SYMBOL(op_ppc_ret_get_slow);
-
 /**
  * op_ppc_ret_return() - a followed call returned to op_ret_trampoline
  * @regs:	the registers at the return, saved by the trampoline

@@ -102,8 +102,13 @@ void op_ppc_kprobe_lock_init(void);
 void op_ppc_text_lock(void);
 void op_ppc_text_unlock(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
+
+/* tcg-rewrite.c */
+void op_ppc_tcg_rewrite_later(unsigned long addr, ppc_inst_t insn);
 bool op_ppc_set_tcg_rewrite(bool on);
 unsigned long op_ppc_tcg_rewrites(void);
+
+/* slot-area.c */
 const char *op_ppc_no_area(const struct op_site *site);
 
 /* core-cache.c */
@@ -116,9 +121,6 @@ const char *op_ppc_core_cache_why(void);
 int op_ppc_core_cache_used(unsigned int *optprobe);
 int op_ppc_core_set_share(int slots);
 int op_ppc_core_set_test_fail(bool fail);
-
-/* optimize.c */
-void op_ppc_veneer_write(void *at);
 
 /* tramp.S and its C half in trap.c */
 void op_ppc_detour_entry(void);

@@ -18,4 +18,9 @@
 #define OP_PPC_FRAME_REGS	STACK_FRAME_OVERHEAD
 #endif
 
+#ifndef __ASSEMBLY__
+/* Where a pt_regs field is in the frame a detour pushes. */
+#define OP_PPC_FRAME_REG(field)	(OP_PPC_FRAME_REGS + offsetof(struct pt_regs, field))
+#endif
+
 #endif /* OPTPROBE_WRAP_FRAME_H */

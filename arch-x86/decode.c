@@ -247,30 +247,6 @@ unsigned long op_arch_probe_addr(unsigned long addr)
 	return op_arch_local_entry(addr);
 }
 
-/*
- * The kernel's jump-optimized kprobes replace up to MAX_INSN_SIZE + 4 bytes
- * from their address with a jmp (OP_X86_KPROBE_REACH): an address that
- * close after a kprobe may be inside its jmp, or become so.
- */
-/* Is there a kernel kprobe in [start, end)? */
-bool op_x86_kprobe_in(unsigned long start, unsigned long end)
-{
-	unsigned long a;
-	bool found = false;
-
-	rcu_read_lock();
-	for (a = start; a < end && !found; a++)
-		found = op_kcall(get_kprobe)((void *)a);
-	rcu_read_unlock();
-	return found;
-}
-
-/* ...that is, or could become, a jmp over [addr, addr + len)? */
-static bool op_x86_near_kprobe(unsigned long addr, unsigned int len)
-{
-	return op_x86_kprobe_in(addr - OP_X86_KPROBE_REACH, addr + len);
-}
-
 /* Called with text_mutex held, so no text_poke_bp() int3 is in the way. */
 static int op_x86_check_insn(unsigned long func, unsigned long end,
 			     unsigned long addr, const char **reason)
@@ -396,19 +372,6 @@ int op_arch_insn_len(unsigned long func, unsigned long size,
 	return ret ?: insn.len;
 }
 
-/*
- * Arming, with text_mutex held: the instruction must still be the one
- * prepared, and no kernel kprobe may have arrived over or just before it.
- */
-bool op_x86_may_arm(const struct op_site *site)
-{
-	u8 now;
-
-	if (copy_from_kernel_nofault(&now, (void *)site->addr, 1) || now != site->arch.insn[0])
-		return false;
-	return !op_x86_near_kprobe(site->addr, site->arch.len);
-}
-
 /* A RIP-relative operand of a copy at @slot must reach what @addr's did. */
 int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
 			unsigned long slot, u8 *copy)
@@ -430,13 +393,13 @@ int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
  * The first byte after the copy in a slot: the jmp back of a boosted copy,
  * or an int3 that returns to the handler for the post handlers.
  */
-static u8 op_x86_slot_exit(const struct op_site *site)
+u8 op_x86_slot_exit(const struct op_site *site)
 {
 	return site->arch.boostable && !site->post && !site->noopt ?
 	       JMP32_INSN_OPCODE : INT3_INSN_OPCODE;
 }
 
-static void op_x86_set_bp_mode(struct op_site *site)
+void op_x86_set_bp_mode(struct op_site *site)
 {
 	site->bp_mode = op_x86_slot_exit(site) == JMP32_INSN_OPCODE ?
 			OPTPROBE_MODE_BOOSTED : OPTPROBE_MODE_TRAP;
@@ -477,23 +440,4 @@ int op_arch_prepare(struct op_site *site)
 	op_arch_slot_write(site->slot, copy, arch->len + JMP32_INSN_SIZE);
 	op_x86_set_bp_mode(site);
 	return 0;
-}
-
-/*
- * A post handler, or a probe that forbids boosting, came or went: the
- * byte after a boostable copy switches between the jmp back and the int3.
- * A CPU inside the slot meanwhile takes either, both right.  The detour's
- * post call follows.
- */
-void op_arch_site_flags(struct op_site *site)
-{
-	u8 exit = op_x86_slot_exit(site);
-
-	if (site->slot && site->arch.boostable) {
-		mutex_lock(op_ksyms.arch.text_mutex);
-		op_x86_poke(site->slot + site->arch.len, &exit, 1);
-		mutex_unlock(op_ksyms.arch.text_mutex);
-	}
-	op_x86_set_bp_mode(site);
-	op_x86_detour_set_post(site);
 }

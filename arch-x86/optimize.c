@@ -600,3 +600,22 @@ void op_x86_detour_set_post(struct op_site *site)
 			       CALL_INSN_SIZE, NULL);
 	mutex_unlock(op_ksyms.arch.text_mutex);
 }
+
+/*
+ * A post handler, or a probe that forbids boosting, came or went: the
+ * byte after a boostable copy switches between the jmp back and the int3.
+ * A CPU inside the slot meanwhile takes either, both right.  The detour's
+ * post call follows.
+ */
+void op_arch_site_flags(struct op_site *site)
+{
+	u8 exit = op_x86_slot_exit(site);
+
+	if (site->slot && site->arch.boostable) {
+		mutex_lock(op_ksyms.arch.text_mutex);
+		op_x86_poke(site->slot + site->arch.len, &exit, 1);
+		mutex_unlock(op_ksyms.arch.text_mutex);
+	}
+	op_x86_set_bp_mode(site);
+	op_x86_detour_set_post(site);
+}

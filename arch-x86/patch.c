@@ -7,9 +7,8 @@
  * and disarming, however many sites it changed.  Every change is told to
  * perf (PERF_RECORD_TEXT_POKE), as the kernel's kprobes tell theirs, so
  * that a trace decoder following the text sees what runs; the batched
- * text_poke_queue() writes are told by the kernel itself.  Slot pages are
- * module_alloc() memory (within rel32 reach of all kernel and module
- * text), read-only and executable once allocated.
+ * text_poke_queue() writes are told by the kernel itself.  Slot areas
+ * are slot-area.c's.
  */
 #include <linux/memory.h>
 #include <linux/mm.h>
@@ -79,6 +78,43 @@ void op_x86_sync(void)
 	op_x86_unsynced = false;
 }
 
+/*
+ * The kernel's jump-optimized kprobes replace up to MAX_INSN_SIZE + 4 bytes
+ * from their address with a jmp (OP_X86_KPROBE_REACH): an address that
+ * close after a kprobe may be inside its jmp, or become so.
+ */
+/* Is there a kernel kprobe in [start, end)? */
+bool op_x86_kprobe_in(unsigned long start, unsigned long end)
+{
+	unsigned long a;
+	bool found = false;
+
+	rcu_read_lock();
+	for (a = start; a < end && !found; a++)
+		found = op_kcall(get_kprobe)((void *)a);
+	rcu_read_unlock();
+	return found;
+}
+
+/* ...that is, or could become, a jmp over [addr, addr + len)? */
+bool op_x86_near_kprobe(unsigned long addr, unsigned int len)
+{
+	return op_x86_kprobe_in(addr - OP_X86_KPROBE_REACH, addr + len);
+}
+
+/*
+ * Arming, with text_mutex held: the instruction must still be the one
+ * prepared, and no kernel kprobe may have arrived over or just before it.
+ */
+bool op_x86_may_arm(const struct op_site *site)
+{
+	u8 now;
+
+	if (copy_from_kernel_nofault(&now, (void *)site->addr, 1) || now != site->arch.insn[0])
+		return false;
+	return !op_x86_near_kprobe(site->addr, site->arch.len);
+}
+
 int op_arch_arm(struct op_site *site)
 {
 	static const u8 int3 = INT3_INSN_OPCODE;
@@ -120,36 +156,4 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 	mutex_lock(op_ksyms.arch.text_mutex);
 	op_x86_poke(dst, src, len);
 	mutex_unlock(op_ksyms.arch.text_mutex);
-}
-
-/* module_alloc() memory is within rel32 reach of all kernel and module text. */
-bool op_arch_slot_reaches(const void *slot, unsigned long addr)
-{
-	return true;
-}
-
-void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void **slots,
-			      unsigned int *nslots)
-{
-	void *text = op_execmem_alloc(size);
-	struct vm_struct *area;
-
-	if (!text)
-		return NULL;
-	/* vfree() must restore the direct map that set_memory_ro() changes */
-	area = op_kcall(find_vm_area)(text);
-	area->flags |= VM_FLUSH_RESET_PERMS;
-	/* unused slot bytes trap */
-	memset(text, INT3_INSN_OPCODE, size);
-	/* read-only first, then executable: never writable and executable */
-	op_kcall(set_memory_ro)((unsigned long)text, size >> PAGE_SHIFT);
-	op_kcall(set_memory_x)((unsigned long)text, size >> PAGE_SHIFT);
-	*slots = text;
-	*nslots = size / OP_SLOT_SIZE;
-	return text;
-}
-
-void op_arch_slot_area_free(void *area)
-{
-	op_execmem_free(area);
 }

@@ -67,13 +67,13 @@ struct op_arch_site {
 struct op_site;
 struct pt_regs;
 
-/* decode.c, for patch.c and optimize.c */
-bool op_x86_may_arm(const struct op_site *site);
+/* decode.c, for optimize.c and entries.c */
 int op_x86_read_original(unsigned long addr, u8 *buf, size_t len);
 int op_x86_decode(unsigned long addr, unsigned long end, struct op_x86_insn *insn, u8 *buf);
 int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
 			unsigned long copy_at, u8 *copy);
-bool op_x86_kprobe_in(unsigned long start, unsigned long end);
+u8 op_x86_slot_exit(const struct op_site *site);
+void op_x86_set_bp_mode(struct op_site *site);
 
 /* A walk over original instructions up to @to, for op_x86_read_insn(). */
 struct op_x86_reader {
@@ -96,7 +96,10 @@ bool op_x86_symbol_prefixed(unsigned long addr, const char * const *prefixes);
 /* The kernel's optimized kprobes reach this far before their address. */
 #define OP_X86_KPROBE_REACH	(OP_X86_MAX_INSN_LEN + JMP32_INSN_SIZE - 1)
 
-/* patch.c */
+/* patch.c, for decode.c and optimize.c */
+bool op_x86_kprobe_in(unsigned long start, unsigned long end);
+bool op_x86_near_kprobe(unsigned long addr, unsigned int len);
+bool op_x86_may_arm(const struct op_site *site);
 void op_x86_poke(void *addr, const void *bytes, size_t len);
 void op_x86_poke_text(void *addr, const void *bytes, size_t len);
 void op_x86_sync(void);
