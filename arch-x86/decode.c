@@ -241,7 +241,7 @@ unsigned long op_arch_local_entry(unsigned long func)
 	return func;
 }
 
-/* An ENDBR64 anywhere marks where indirect branches land: past it. */
+/* A function's ENDBR64 is where indirect calls land: past it. */
 unsigned long op_arch_probe_addr(unsigned long addr)
 {
 	return op_arch_local_entry(addr);

@@ -95,9 +95,9 @@ EXPORT_SYMBOL_NS_GPL(op_arch_ksym_callable, OPTPROBE_INTERNAL);
 
 /*
  * Does the 5-byte instruction at @at call (or, for a tail call, jump to)
- * @addr directly?  With call-depth tracking (retbleed=stuff) the kernel
- * makes a static call's site call the function's accounting thunk, in
- * the padding just before the function.
+ * @addr directly?  With call-depth tracking on (retbleed=stuff, 6.2+) the
+ * kernel makes a static call's site call the function's accounting thunk,
+ * in the 16 bytes of padding just before the function.
  */
 static bool op_x86_direct_to(unsigned long at, u8 opcode, unsigned long addr)
 {
@@ -109,8 +109,11 @@ static bool op_x86_direct_to(unsigned long at, u8 opcode, unsigned long addr)
 	target = at + sizeof(insn) + (long)get_unaligned((s32 *)(insn + 1));
 	if (target == addr)
 		return true;
-	return IS_ENABLED(CONFIG_CALL_DEPTH_TRACKING) && opcode == CALL_INSN_OPCODE &&
-	       target < addr && addr - target <= 64;
+#ifdef X86_FEATURE_CALL_DEPTH
+	if (cpu_feature_enabled(X86_FEATURE_CALL_DEPTH) && opcode == CALL_INSN_OPCODE)
+		return target < addr && addr - target <= 16;
+#endif
+	return false;
 }
 
 /**

@@ -108,18 +108,21 @@ static int op_register_locked(struct optprobe *p)
 	}
 
 	p->nmissed = 0;
+	/* a return probe's entry counts in the return probe's (retprobe.c) */
+	if (!p->missed)
+		p->missed = &p->nmissed;
 	p->disabled = p->flags & OPTPROBE_F_DISABLED;
 	list_add_tail_rcu(&p->list, &site->probes);
 	if (!p->disabled)
 		site->nr_enabled++;
 	ret = op_site_change(site, &unopt);
-	op_sites_settle(&unopt);
+	op_opt_settle(&unopt);
 	if (ret) {
 		why = ret == -EBUSY ? "another text user took the address" : "cannot arm it";
 		op_register_undo(p, site, new);
 		if (!new) {
 			op_site_change(site, &unopt);
-			op_sites_settle(&unopt);
+			op_opt_settle(&unopt);
 			op_site_unjoin(site);
 		}
 		goto fail;
@@ -181,6 +184,7 @@ static void op_unregistered(struct optprobe **ps, unsigned int n)
 			continue;
 		free_percpu(p->nhit);
 		p->nhit = NULL;
+		p->missed = NULL;
 		p->addr = p->symbol ? NULL : p->addr - p->offset;
 		p->list.next = NULL;
 		p->list.prev = NULL;
@@ -197,7 +201,7 @@ static void op_unregister_batch(struct optprobe **ps, unsigned int n)
 	mutex_lock(&op_mutex);
 	for (i = 0; i < n; i++)
 		op_unregister_locked(ps[i], &unopt, &release);
-	op_sites_settle(&unopt);
+	op_opt_settle(&unopt);
 	op_sites_unlist(&release);
 	op_unlock();
 	op_release(&release);
@@ -291,7 +295,7 @@ static int op_probe_set_disabled(struct optprobe *p, struct op_site *site, bool 
 
 /*
  * Enable or disable @n probes.  The jumps that must go, go in one batch
- * (op_sites_settle()), and one grace period covers the handlers of every
+ * (op_opt_settle()), and one grace period covers the handlers of every
  * probe disabled.  Return: 0, or the first probe's error.
  */
 static int op_set_disabled(struct optprobe **ps, unsigned int n, bool disabled)
@@ -315,7 +319,7 @@ static int op_set_disabled(struct optprobe **ps, unsigned int n, bool disabled)
 		}
 		ret = ret ?: err;
 	}
-	op_sites_settle(&unopt);
+	op_opt_settle(&unopt);
 	op_unlock();
 	/* A handler that started before the probes were disabled has finished. */
 	if (changed && disabled)

@@ -77,8 +77,9 @@ extern const unsigned int op_arch_blacklist_count;
 unsigned long op_arch_local_entry(unsigned long func);
 
 /*
- * op_arch_probe_addr() - where a probe asked for by address (@addr) goes,
- * as the kernel's arch_adjust_kprobe_addr() puts its kprobes: after an
+ * op_arch_probe_addr() - where a probe asked for by the address of a
+ * function's start (@addr) goes, as the kernel's arch_adjust_kprobe_addr()
+ * puts its kprobes: after an
  * ENDBR64 on x86 (indirect branches land on it), @addr itself on ppc64le
  * (a probe on a global entry stays there).
  */

@@ -3,15 +3,47 @@
  * The hit path's state and its cold part; the rest is inline in
  * dispatch.h.
  */
+#include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/rcupdate_wait.h>
 
 #include "dispatch.h"
 #include "internal.h"
 #include "ksyms.h"
-#include "retprobe.h"
 
 DEFINE_PER_CPU(const void *, op_running);
+
+/* Live sites, by address; sites.c hashes and unhashes them under op_mutex. */
+DEFINE_HASHTABLE(op_sites, OP_SITES_BITS);
+
+notrace struct op_site *op_site_lookup(unsigned long addr)
+{
+	struct op_site *site;
+
+	hash_for_each_possible_rcu(op_sites, site, hash, addr, lockdep_is_held(&op_mutex))
+		if (site->addr == addr)
+			return site;
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(op_site_lookup);
+
+/*
+ * Wait until nothing can still use what was just unhashed or disarmed:
+ * handlers and hash walks run with preemption disabled (an RCU grace
+ * period), and on a preemptible kernel a task may be preempted inside a
+ * slot (a tasks-RCU grace period, needed only when slots are involved;
+ * optprobe does not load on a preemptible kernel without tasks-RCU).
+ * Both at once, not one after the other.
+ */
+void op_quiesce(bool slots)
+{
+	if (slots && IS_ENABLED(CONFIG_TASKS_RCU))
+		synchronize_rcu_mult(call_rcu, call_rcu_tasks);
+	else
+		synchronize_rcu();
+}
 
 DEFINE_PER_CPU(unsigned long, op_bp_taken);
 
@@ -55,7 +87,7 @@ void notrace op_dispatch_missed(struct op_site *site)
 
 	list_for_each_entry_rcu(p, &site->probes, list)
 		if (!READ_ONCE(p->disabled))
-			op_count(op_probe_nmissed(p));
+			op_count(p->missed);
 }
 
 NOKPROBE_SYMBOL(op_dispatch_missed);

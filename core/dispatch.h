@@ -7,7 +7,7 @@
  *
  * Runs with preemption disabled, possibly in NMI context: no locks, no
  * allocation.  Sites and their probe lists are read under (sched-)RCU;
- * writers in registry.c wait for a grace period before freeing them.
+ * writers in sites.c wait for a grace period before freeing them.
  *
  * Recursion: while any optprobe handler runs on a CPU, a probe hit on that
  * CPU skips its handlers and counts a miss.  The guard is a per-CPU

@@ -23,20 +23,20 @@ static inline void op_unlock(void)
 	mutex_unlock(&op_mutex);
 }
 
+/* dispatch.c: the hit path's table of sites, and waiting the hit path out */
+#define OP_SITES_BITS	10
+extern struct hlist_head op_sites[1 << OP_SITES_BITS];
+void op_quiesce(bool slots);
+
 /* sites.c */
 extern struct list_head op_all_sites;
-void op_quiesce(bool slots);
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod, bool init);
 int op_site_change(struct op_site *site, struct list_head *unopt);
 void op_site_drop_sole(struct op_site *site);
-void op_sites_settle(struct list_head *unopt);
-void op_sites_settle_all(void);
-void op_sites_recheck(struct list_head *held);
 void op_sites_unlist(struct list_head *release);
-void op_sites_release_waiting(void);
-bool op_site_wanted(const struct op_site *site);
+void op_sites_exit(void);
 void op_site_rejoin(struct op_site *site);
 void op_site_unjoin(struct op_site *site);
 void op_release(struct list_head *release);
@@ -82,6 +82,10 @@ void op_ftrace_disarm(struct op_site *site);
 void op_ftrace_exit(void);
 
 /* optimizer.c: the only code that moves a site's state */
+/* The kernel's kprobe optimizer waits as long to gather a batch. */
+#define OP_OPT_DELAY	5
+/* How often sites that wait on something else are looked at again. */
+#define OP_OPT_RECHECK	HZ
 int op_optimizer_init(void);
 void op_optimizer_exit(void);
 void op_set_optimize(bool optimize);
@@ -98,7 +102,11 @@ void op_opt_rehold(struct op_site *site);
 void op_opt_unoptimize(struct list_head *sites);
 int op_opt_make_room(unsigned long addr);
 void op_opt_retry(void);
-void op_opt_recheck_soon(void);
+int op_opt_site(struct op_site *site, struct list_head *unopt);
+void op_opt_settle(struct list_head *unopt);
+void op_opt_settle_all(void);
+void op_opt_recheck_now(void);
+void op_opt_flush(void);
 
 /* module.c */
 int op_module_init(void);

@@ -70,6 +70,7 @@ out_module:
 out_arch:
 	op_arch_exit();
 out_optimizer:
+	op_sites_exit();
 	op_optimizer_exit();
 	return ret;
 }
@@ -85,7 +86,9 @@ static void __exit optprobe_exit(void)
 	 * First the optimizer's works: one may still be disarming the last
 	 * site it held for a kernel kprobe, whose module reference it has
 	 * already dropped; its breakpoint needs the trap handler until then.
+	 * The sites' work first, which may give the optimizer a retry.
 	 */
+	op_sites_exit();
 	op_optimizer_exit();
 	op_ret_exit();
 	op_module_exit();

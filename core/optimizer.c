@@ -24,13 +24,15 @@
  * UNOPTIMIZING; sites refused because something was in the way wait as
  * PARKED.  A second work looks at both again every OP_OPT_RECHECK while
  * there are any, and optprobe_sync() at once: a kernel kprobe says nothing
- * when it goes.
+ * when it goes.  Sites only ever call in here, never the other way:
+ * op_opt_site() is a site's one entry, and the moves are all here.
  *
- * Everything here but optprobe_sync() and the work runs with op_mutex
- * held.
+ * Everything here but the works and what waits for them runs with
+ * op_mutex held.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hashtable.h>
 #include <linux/list_sort.h>
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -38,11 +40,6 @@
 #include <optprobe.h>
 
 #include "internal.h"
-
-/* The kernel's kprobe optimizer waits as long to gather a batch. */
-#define OP_OPT_DELAY	5
-/* How often sites that wait on something else are looked at again. */
-#define OP_OPT_RECHECK	HZ
 
 static struct workqueue_struct *op_optimizer_wq;
 static bool op_optimize = true;
@@ -95,14 +92,6 @@ static void op_opt_recheck_later(void)
 {
 	if (!list_empty(&op_opt_parked) || !list_empty(&op_opt_held))
 		queue_delayed_work(op_optimizer_wq, &op_recheck_work, OP_OPT_RECHECK);
-}
-
-/**
- * op_opt_recheck_soon() - a site without probes was disarmed: free it soon
- */
-void op_opt_recheck_soon(void)
-{
-	mod_delayed_work(op_optimizer_wq, &op_recheck_work, OP_OPT_DELAY);
 }
 
 /**
@@ -362,9 +351,11 @@ int op_opt_make_room(unsigned long addr)
 			op_opt_park(site);
 			continue;
 		}
-		/* a site without probes that waited for a kernel kprobe to go: disarmed */
+		/*
+		 * a site without probes that waited for a kernel kprobe to
+		 * go: disarmed, and freed by sites.c's next look
+		 */
 		op_site_list(site, NULL);
-		op_opt_recheck_soon();
 	}
 	for (back = 1; back < OP_OPT_SPAN; back++) {
 		site = op_site_lookup(addr - back);
@@ -443,14 +434,112 @@ static void op_opt_patch_prepared(void)
 	}
 }
 
-/* Sites held by a kernel kprobe, parked ones, and waiting ones to free. */
+/*
+ * Arm or disarm @site, which has no jump, as wanted, and have an armed
+ * one optimized if it may be.
+ */
+static int op_opt_update(struct op_site *site)
+{
+	int ret;
+
+	if (!op_site_wanted(site)) {
+		op_opt_cancel(site);
+		if (op_site_armed(site))
+			op_site_disarm(site);
+		return 0;
+	}
+	if (site->state == OP_ST_DISARMED) {
+		ret = op_site_arm(site);
+		if (ret)
+			return ret;
+	}
+	if (op_opt_wanted(site))
+		op_opt_queue(site);
+	else
+		op_opt_cancel(site);
+	return 0;
+}
+
+/**
+ * op_opt_site() - make the moves that bring @site to what it wants
+ * @site:	a site whose probes changed (its flags are current:
+ *		op_site_change()), or whose switches did
+ * @unopt:	where a site whose jump must go is put, for op_opt_settle()
+ *
+ * The optimizer's one entry for a site: whether it is wanted armed is
+ * the site's (op_site_wanted()), whether optimized the optimizer's
+ * (op_opt_wanted()).
+ *
+ * Context: op_mutex held.
+ * Return: 0, or the error of arming it.
+ */
+int op_opt_site(struct op_site *site, struct list_head *unopt)
+{
+	lockdep_assert_held(&op_mutex);
+	if (site->state == OP_ST_GONE)
+		return 0;
+	if (!op_site_jumps(site))
+		return op_opt_update(site);
+	if (op_opt_wanted(site))
+		op_opt_reoptimize(site);
+	else
+		list_move_tail(&site->opt_list, unopt);
+	return 0;
+}
+
+/**
+ * op_opt_settle() - finish what op_opt_site() left on @unopt
+ * @unopt:	sites whose jump must go
+ *
+ * Context: op_mutex held.
+ */
+void op_opt_settle(struct list_head *unopt)
+{
+	struct op_site *site, *tmp;
+
+	op_opt_unoptimize(unopt);
+	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
+		list_del_init(&site->opt_list);
+		op_opt_update(site);
+	}
+}
+
+/**
+ * op_opt_settle_all() - a global switch turned: bring every site along
+ *
+ * Context: op_mutex held.
+ */
+void op_opt_settle_all(void)
+{
+	struct op_site *site;
+	LIST_HEAD(unopt);
+	unsigned int bkt;
+
+	lockdep_assert_held(&op_mutex);
+	hash_for_each(op_sites, bkt, site, hash)
+		if (op_opt_site(site, &unopt))
+			pr_warn("cannot re-arm the probe at %pS\n", (void *)site->addr);
+	op_opt_settle(&unopt);
+}
+
+/* Look again at the sites whose jump a kernel kprobe held. */
+static void op_opt_recheck_held(void)
+{
+	struct op_site *site, *tmp;
+	LIST_HEAD(unopt);
+
+	list_for_each_entry_safe(site, tmp, &op_opt_held, opt_list)
+		op_opt_site(site, &unopt);
+	op_opt_settle(&unopt);
+}
+
+/* Sites held by a kernel kprobe, and parked ones. */
 static void op_recheck_fn(struct work_struct *work)
 {
 	mutex_lock(&op_mutex);
-	op_sites_recheck(&op_opt_held);
+	op_opt_recheck_held();
 	op_opt_retry();
 	op_unlock();
-	op_sites_release_waiting();
 }
 
 static void op_optimizer_fn(struct work_struct *work)
@@ -487,23 +576,27 @@ static bool op_opt_pending(void)
 	return pending;
 }
 
-void optprobe_sync(void)
+/* Sites waiting on something else are looked at now, not later (optprobe_sync()). */
+void op_opt_recheck_now(void)
 {
-	/* sites waiting on something else are looked at now, not later */
 	mod_delayed_work(op_optimizer_wq, &op_recheck_work, 0);
 	flush_delayed_work(&op_recheck_work);
+}
+
+/* Every batch queued is done (optprobe_sync()). */
+void op_opt_flush(void)
+{
 	/* the work queues itself again for sites queued while it ran */
 	do {
 		flush_delayed_work(&op_optimizer_work);
 	} while (op_opt_pending());
 }
-EXPORT_SYMBOL_GPL(optprobe_sync);
 
 void op_set_optimize(bool optimize)
 {
 	mutex_lock(&op_mutex);
 	WRITE_ONCE(op_optimize, optimize);
-	op_sites_settle_all();
+	op_opt_settle_all();
 	op_unlock();
 }
 EXPORT_SYMBOL_NS_GPL(op_set_optimize, OPTPROBE_INTERNAL);

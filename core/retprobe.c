@@ -231,26 +231,6 @@ static int notrace op_ret_entry(struct optprobe *p, struct pt_regs *regs)
 NOKPROBE_SYMBOL(op_ret_entry);
 
 /**
- * op_probe_nmissed() - where a probe's misses count
- * @p:	a registered probe
- *
- * A return probe's entry probe counts its misses (recursion into a
- * handler) in the return probe's nmissed, so that the return probe's
- * accounting is exact.
- *
- * Context: the hit path; @p is on its site's list.
- * Return: the counter.
- */
-notrace unsigned long *op_probe_nmissed(struct optprobe *p)
-{
-	if (p->pre_handler == op_ret_entry)
-		return &container_of(p, struct op_ret, entry)->rp->nmissed;
-	return &p->nmissed;
-}
-
-NOKPROBE_SYMBOL(op_probe_nmissed);
-
-/**
  * op_ret_abandoned() - a followed call's task exited inside it
  * @ret:	its probe, which may be freed from here on if it is dead
  * @back:	its instance is back in the pool; if not, the backend has set
@@ -445,6 +425,8 @@ static struct op_ret *op_ret_alloc(struct optretprobe *rp, unsigned long entry)
 	ret->entry.addr = (void *)entry;
 	ret->entry.pre_handler = op_ret_entry;
 	ret->entry.flags = rp->flags;
+	/* the entry's misses are calls not followed: exact accounting */
+	ret->entry.missed = &rp->nmissed;
 	err = op_ret_grow(ret, rp->maxactive ?: max_t(unsigned int, OP_RET_POOL_MIN,
 						      2 * num_possible_cpus()));
 	if (err) {

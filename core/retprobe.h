@@ -221,9 +221,6 @@ static __always_inline void op_ret_done(struct op_ret *ret, bool live)
 
 void op_ret_abandoned(struct op_ret *ret, bool back);
 
-/* For op_dispatch_missed(): where a probe's misses count. */
-unsigned long *op_probe_nmissed(struct optprobe *p);
-
 #include "ret-hit.h"
 
 #endif /* OPTPROBE_RETPROBE_H */

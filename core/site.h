@@ -61,6 +61,16 @@ static inline bool op_site_armed(const struct op_site *site)
 	return op_opt_state_armed(READ_ONCE(site->state));
 }
 
+/* The switch of probing (debugfs "enabled"), sites.c's */
+extern bool op_all_enabled;
+
+/* Should @site be armed: not gone, an enabled probe, probing switched on (or its own)? */
+static inline bool op_site_wanted(const struct op_site *site)
+{
+	return (READ_ONCE(op_all_enabled) || site->own) && site->state != OP_ST_GONE &&
+	       site->nr_enabled;
+}
+
 /* The jump to its detour is in the text. */
 static inline bool op_site_jumps(const struct op_site *site)
 {

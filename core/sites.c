@@ -9,12 +9,13 @@
  * what its probes ask, handler flags and state together; the moves
  * themselves are the optimizer's (optimizer.c).
  *
- * Lifetime: a site is hashed (found by the hit path) from before its
- * breakpoint is written until after it is removed.  When its last probe is
- * unregistered it is unhashed, then freed after op_quiesce(): no CPU is
- * still in a handler or a hash walk, and no task is inside its slot.  A
- * site whose jump a kernel kprobe holds waits, hashed and without probes,
- * until the kprobe has gone (op_sites_release_waiting()).
+ * Lifetime: a site is hashed (in op_sites, where the hit path finds it:
+ * dispatch.c) from before its breakpoint is written until after it is
+ * removed.  When its last probe is unregistered it is unhashed, then
+ * freed after op_quiesce(): no CPU is still in a handler or a hash walk,
+ * and no task is inside its slot.  A site whose jump a kernel kprobe
+ * holds waits, hashed and without probes, until the kprobe has gone
+ * (op_sites_release_fn()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,44 +33,17 @@
 
 /* Serializes every change to sites, probes and slots. */
 DEFINE_MUTEX(op_mutex);
-static DEFINE_HASHTABLE(op_sites, 10);	/* live sites, by address */
 LIST_HEAD(op_all_sites);		/* every site, gone ones too */
 static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
-static bool op_all_enabled = true;
-
-notrace struct op_site *op_site_lookup(unsigned long addr)
-{
-	struct op_site *site;
-
-	hash_for_each_possible_rcu(op_sites, site, hash, addr, lockdep_is_held(&op_mutex))
-		if (site->addr == addr)
-			return site;
-	return NULL;
-}
-
-NOKPROBE_SYMBOL(op_site_lookup);
 
 /*
- * Wait until nothing can still use what was just unhashed or disarmed:
- * handlers and hash walks run with preemption disabled (an RCU grace
- * period), and on a preemptible kernel a task may be preempted inside a
- * slot (a tasks-RCU grace period, needed only when slots are involved;
- * optprobe does not load on a preemptible kernel without tasks-RCU).
- * Both at once, not one after the other.
+ * Waiting sites are looked at again every OP_OPT_RECHECK while there are
+ * any, as the optimizer looks at the jumps it holds for them, and freed
+ * once the optimizer has taken their jump out (op_sites_release_fn()).
  */
-void op_quiesce(bool slots)
-{
-	if (slots && IS_ENABLED(CONFIG_TASKS_RCU))
-		synchronize_rcu_mult(call_rcu, call_rcu_tasks);
-	else
-		synchronize_rcu();
-}
-
-/* Should @site be armed: not gone, an enabled probe, probing switched on (or its own)? */
-bool op_site_wanted(const struct op_site *site)
-{
-	return (op_all_enabled || site->own) && site->state != OP_ST_GONE && site->nr_enabled;
-}
+static void op_sites_release_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(op_sites_release_work, op_sites_release_fn);
+bool op_all_enabled = true;		/* the switch of op_site_wanted() */
 
 /*
  * What @site's probes ask of it: a post handler among the enabled ones, a
@@ -105,32 +79,6 @@ static void op_site_flags(struct op_site *site)
 		op_arch_site_flags(site);
 }
 
-/*
- * Arm or disarm @site, which has no jump, as wanted, and have an armed
- * one optimized if it may be.
- */
-static int op_site_update(struct op_site *site)
-{
-	int ret;
-
-	if (!op_site_wanted(site)) {
-		op_opt_cancel(site);
-		if (op_site_armed(site))
-			op_site_disarm(site);
-		return 0;
-	}
-	if (site->state == OP_ST_DISARMED) {
-		ret = op_site_arm(site);
-		if (ret)
-			return ret;
-	}
-	if (op_opt_wanted(site))
-		op_opt_queue(site);
-	else
-		op_opt_cancel(site);
-	return 0;
-}
-
 /**
  * op_site_drop_sole() - take the hit path's shortcut away from @site
  * @site:	the site of a probe about to be disabled or to leave it
@@ -152,10 +100,10 @@ void op_site_drop_sole(struct op_site *site)
  * @site:	the site, after a probe joined, left, or was enabled or disabled
  * @unopt:	where a site whose jump must go is put
  *
- * Handler flags first, then the state: a site with a jump that must go
- * back to its breakpoint (disarmed, a NOOPT probe, a post handler its
- * detour cannot run) goes onto @unopt for op_sites_settle(), which does
- * all of them in one batch and then finishes.
+ * Handler flags first, then the state, which the optimizer brings along
+ * (op_opt_site()): a site with a jump that must go back to its
+ * breakpoint goes onto @unopt for op_opt_settle(), which does all of
+ * them in one batch and then finishes.
  *
  * Context: op_mutex held.
  * Return: 0, or the error of arming it.
@@ -166,65 +114,7 @@ int op_site_change(struct op_site *site, struct list_head *unopt)
 	if (site->state == OP_ST_GONE)
 		return 0;
 	op_site_flags(site);
-	if (!op_site_jumps(site))
-		return op_site_update(site);
-	if (op_opt_wanted(site))
-		op_opt_reoptimize(site);
-	else
-		list_move_tail(&site->opt_list, unopt);
-	return 0;
-}
-
-/**
- * op_sites_settle() - finish what op_site_change() left on @unopt
- * @unopt:	sites whose jump must go
- *
- * Context: op_mutex held.
- */
-void op_sites_settle(struct list_head *unopt)
-{
-	struct op_site *site, *tmp;
-
-	op_opt_unoptimize(unopt);
-	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
-		list_del_init(&site->opt_list);
-		op_site_update(site);
-	}
-}
-
-/**
- * op_sites_settle_all() - a global switch turned: bring every site along
- *
- * Context: op_mutex held.
- */
-void op_sites_settle_all(void)
-{
-	struct op_site *site;
-	LIST_HEAD(unopt);
-	unsigned int bkt;
-
-	lockdep_assert_held(&op_mutex);
-	hash_for_each(op_sites, bkt, site, hash)
-		if (op_site_change(site, &unopt))
-			pr_warn("cannot re-arm the probe at %pS\n", (void *)site->addr);
-	op_sites_settle(&unopt);
-}
-
-/**
- * op_sites_recheck() - look again at sites whose jump a kernel kprobe held
- * @held:	the optimizer's list of UNOPTIMIZING sites
- *
- * Context: op_mutex held.
- */
-void op_sites_recheck(struct list_head *held)
-{
-	struct op_site *site, *tmp;
-	LIST_HEAD(unopt);
-
-	lockdep_assert_held(&op_mutex);
-	list_for_each_entry_safe(site, tmp, held, opt_list)
-		op_site_change(site, &unopt);
-	op_sites_settle(&unopt);
+	return op_opt_site(site, unopt);
 }
 
 /**
@@ -263,7 +153,7 @@ static void op_site_unlist(struct op_site *site)
 }
 
 /**
- * op_sites_unlist() - sites left without probes, after op_sites_settle()
+ * op_sites_unlist() - sites left without probes, after op_opt_settle()
  * @release:	the sites, linked by ->release; those still armed (a kernel
  *		kprobe holds their jump) leave it to wait
  *
@@ -277,6 +167,7 @@ void op_sites_unlist(struct list_head *release)
 	list_for_each_entry_safe(site, tmp, release, release) {
 		if (op_site_armed(site)) {
 			list_move_tail(&site->release, &op_sites_waiting);
+			queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
 			continue;
 		}
 		op_site_unlist(site);
@@ -304,7 +195,7 @@ void op_site_unjoin(struct op_site *site)
 	if (!list_empty(&site->probes))
 		return;
 	list_add_tail(&site->release, &op_sites_waiting);
-	op_opt_recheck_soon();
+	mod_delayed_work(system_wq, &op_sites_release_work, OP_OPT_DELAY);
 }
 
 /*
@@ -324,6 +215,7 @@ static void op_sites_keep_reached(struct list_head *release)
 		op_site_add(site);
 		op_opt_rehold(site);
 		list_move_tail(&site->release, &op_sites_waiting);
+		queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
 	}
 }
 
@@ -352,12 +244,8 @@ void op_release(struct list_head *release)
 		kfree(site);
 }
 
-/**
- * op_sites_release_waiting() - free waiting sites whose hold has ended
- *
- * Context: process context, op_mutex not held; sleeps.
- */
-void op_sites_release_waiting(void)
+/* Free waiting sites whose hold has ended; look again later while any wait, if @again. */
+static void op_sites_release_waiting(bool again)
 {
 	struct op_site *site, *tmp;
 	LIST_HEAD(release);
@@ -369,8 +257,42 @@ void op_sites_release_waiting(void)
 		list_move_tail(&site->release, &release);
 		op_site_unlist(site);
 	}
+	if (again && !list_empty(&op_sites_waiting))
+		queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
 	mutex_unlock(&op_mutex);
 	op_release(&release);
+}
+
+static void op_sites_release_fn(struct work_struct *work)
+{
+	op_sites_release_waiting(true);
+}
+
+/*
+ * optprobe_sync() is here, not in the optimizer, because it waits for
+ * both: sites held for a kernel kprobe are looked at now, not later, and
+ * those whose hold ended are freed (and their slots with them) before the
+ * optimizer's last batch, which parked sites may join.
+ */
+void optprobe_sync(void)
+{
+	op_opt_recheck_now();
+	mod_delayed_work(system_wq, &op_sites_release_work, 0);
+	flush_delayed_work(&op_sites_release_work);
+	op_opt_flush();
+}
+EXPORT_SYMBOL_GPL(optprobe_sync);
+
+/*
+ * No site is left but waiting ones whose hold has ended: a held one
+ * keeps optprobe loaded.  Before the optimizer goes (op_release() may
+ * give it a retry).
+ */
+void op_sites_exit(void)
+{
+	op_sites_release_waiting(false);
+	cancel_delayed_work_sync(&op_sites_release_work);
+	WARN_ON_ONCE(!list_empty(&op_sites_waiting));
 }
 
 /* Free a site that was never armed nor hashed. */
@@ -450,7 +372,7 @@ void op_set_all_enabled(bool enabled)
 {
 	mutex_lock(&op_mutex);
 	op_all_enabled = enabled;
-	op_sites_settle_all();
+	op_opt_settle_all();
 	op_unlock();
 	if (!enabled)
 		synchronize_rcu();

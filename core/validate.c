@@ -18,8 +18,8 @@
  * @why:	the reason, on failure
  *
  * symbol + 0 is the function's entry: its ftrace site if it has one.  An
- * address is moved only where the arch says indirect branches land on it
- * (op_arch_probe_addr(): an x86 ENDBR64).
+ * address is moved only at a function's start, where the arch says
+ * indirect branches land on it (op_arch_probe_addr(): an x86 ENDBR64).
  *
  * Return: 0; -ENOENT for an unknown symbol, -EINVAL past its end.
  */
@@ -28,7 +28,10 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, const char *
 	unsigned long func, entry, size, offset;
 
 	if (!p->symbol) {
-		*addr = op_arch_probe_addr((unsigned long)p->addr + p->offset);
+		*addr = (unsigned long)p->addr + p->offset;
+		/* where the kernel's kprobes move theirs: at a function's start */
+		if (op_kcall(kallsyms_lookup_size_offset)(*addr, &size, &offset) && !offset)
+			*addr = op_arch_probe_addr(*addr);
 		return 0;
 	}
 	func = op_kcall(kallsyms_lookup_name)(p->symbol);

@@ -136,7 +136,9 @@ enum optprobe_mode {
  * @offset:	byte offset from @symbol (or from @addr)
  * @addr:	in: the address when @symbol is NULL; out: the probed address,
  *		while registered (optprobe_unregister() puts back what the
- *		caller gave, so the probe can be registered again as it was)
+ *		caller gave, so the probe can be registered again as it was;
+ *		an address moved past an ENDBR64 comes back moved, which
+ *		probes the same place)
  * @pre_handler: runs before the probed instruction; may be NULL
  * @post_handler: runs after it; may be NULL, but not both handlers
  * @flags:	OPTPROBE_F_*
@@ -145,6 +147,8 @@ enum optprobe_mode {
  * @list:	private: in the site's probes, in registration order
  * @site:	private: the probed site; NULL while not registered
  * @nhit:	private: hits whose handlers ran, per CPU
+ * @missed:	private: where its misses count: @nmissed, or the return
+ *		probe's whose entry it is
  * @disabled:	private: disarmed by optprobe_disable()
  *
  * Callers zero-initialise the struct and fill in the fields before @list.
@@ -152,7 +156,9 @@ enum optprobe_mode {
  * fentry site on x86_64, the mprofile-kernel ftrace site past the global
  * entry's TOC setup on ppc64le.  Without an ftrace site: after the
  * ENDBR64 on x86_64 (indirect calls land on it), the local entry point on
- * ppc64le.  @addr is then set to the address chosen.
+ * ppc64le.  @addr is then set to the address chosen.  A function's own
+ * address, given as @addr, goes after its ENDBR64 too, as with the
+ * kernel's kprobes; on ppc64le it stays where it is.
  */
 struct optprobe {
 	const char *symbol;
@@ -166,6 +172,7 @@ struct optprobe {
 	struct list_head list;
 	struct optprobe_site *site;
 	unsigned long __percpu *nhit;
+	unsigned long *missed;
 	bool disabled;
 };
 
