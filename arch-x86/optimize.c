@@ -611,11 +611,8 @@ void op_arch_site_flags(struct op_site *site)
 {
 	u8 exit = op_x86_slot_exit(site);
 
-	if (site->slot && site->arch.boostable) {
-		mutex_lock(op_ksyms.arch.text_mutex);
-		op_x86_poke(site->slot + site->arch.len, &exit, 1);
-		mutex_unlock(op_ksyms.arch.text_mutex);
-	}
+	if (site->slot && site->arch.boostable)
+		op_arch_slot_write(site->slot + site->arch.len, &exit, 1);
 	op_x86_set_bp_mode(site);
 	op_x86_detour_set_post(site);
 }

@@ -35,6 +35,7 @@
 DEFINE_MUTEX(op_mutex);
 LIST_HEAD(op_all_sites);		/* every site, gone ones too */
 static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
+bool op_all_enabled = true;		/* the switch of op_site_wanted() */
 
 /*
  * Waiting sites are looked at again every OP_OPT_RECHECK while there are
@@ -43,7 +44,12 @@ static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
  */
 static void op_sites_release_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(op_sites_release_work, op_sites_release_fn);
-bool op_all_enabled = true;		/* the switch of op_site_wanted() */
+
+/* A site waits: look again at the next recheck. */
+static void op_sites_look_later(void)
+{
+	queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
+}
 
 /*
  * What @site's probes ask of it: a post handler among the enabled ones, a
@@ -167,7 +173,7 @@ void op_sites_unlist(struct list_head *release)
 	list_for_each_entry_safe(site, tmp, release, release) {
 		if (op_site_armed(site)) {
 			list_move_tail(&site->release, &op_sites_waiting);
-			queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
+			op_sites_look_later();
 			continue;
 		}
 		op_site_unlist(site);
@@ -215,7 +221,7 @@ static void op_sites_keep_reached(struct list_head *release)
 		op_site_add(site);
 		op_opt_rehold(site);
 		list_move_tail(&site->release, &op_sites_waiting);
-		queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
+		op_sites_look_later();
 	}
 }
 
@@ -258,7 +264,7 @@ static void op_sites_release_waiting(bool again)
 		op_site_unlist(site);
 	}
 	if (again && !list_empty(&op_sites_waiting))
-		queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
+		op_sites_look_later();
 	mutex_unlock(&op_mutex);
 	op_release(&release);
 }
