@@ -38,7 +38,9 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "arch.h"
+#include "core-cache.h"
+#include "exports.h"
 #include "ksyms.h"
 #include "toc-ref.h"
 

@@ -16,6 +16,7 @@
 #include <asm/probes.h>
 
 #include "arch.h"
+#include "decode.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
 
 /* The primary opcode of b, ba, bl and bla: an optimized site's jump */

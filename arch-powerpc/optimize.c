@@ -33,7 +33,16 @@
 #include "wrap-frame.h"
 
 #include "arch.h"
+#include "decode.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
+#include "patch.h"
+#include "slot-area.h"
+
+/* The stub (site-arch.h): where its site is, its copy, and how long it is for a @len-byte copy. */
+#define OP_PPC_STUB_SITE	16
+#define OP_PPC_STUB_COPY	40
+#define OP_PPC_STUB_SIZE(len)	(OP_PPC_STUB_COPY + (len) + sizeof(u32))
+#define OP_PPC_STUB_WORDS	(OP_PPC_STUB_SIZE(8) / sizeof(u32))
 
 /*
  * A pc-relative displacement may grow by the distance to the detour,

@@ -23,7 +23,10 @@
 #include <asm/set_memory.h>
 
 #include "arch.h"
+#include "core-cache.h"
 #include "ksyms.h"
+#include "patch.h"
+#include "tcg-rewrite.h"
 
 /*
  * The kernel's kprobe_mutex, or NULL if it was not found.  Every text

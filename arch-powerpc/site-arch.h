@@ -48,7 +48,6 @@
 #ifndef OPTPROBE_SITE_ARCH_H
 #define OPTPROBE_SITE_ARCH_H
 
-#include <linux/sizes.h>
 #include <linux/types.h>
 #include <asm/inst.h>
 #include <asm/reg.h>
@@ -63,23 +62,6 @@
 /* A branch replaces the probed instruction only. */
 #define OP_ARCH_OPT_SPAN	1
 
-/*
- * How far a slot page may start from a probed address: then every word of
- * the page and the instruction after the probed one (at most 8 bytes on)
- * reach each other with a "b" (-32 MB .. 32 MB - 4), both ways.
- */
-#define OP_PPC_REACH		((long)(SZ_32M - PAGE_SIZE))
-
-/* The stub: where its site is, its copy, and how long it is for a @len-byte copy. */
-#define OP_PPC_STUB_SITE	16
-#define OP_PPC_STUB_COPY	40
-#define OP_PPC_STUB_SIZE(len)	(OP_PPC_STUB_COPY + (len) + sizeof(u32))
-#define OP_PPC_STUB_WORDS	(OP_PPC_STUB_SIZE(8) / sizeof(u32))
-
-/* The veneer at the start of a slot area that holds stubs; slots follow it. */
-#define OP_PPC_VENEER_WORDS	10
-#define OP_PPC_VENEER_SIZE	(OP_PPC_VENEER_WORDS * sizeof(u32))
-
 struct op_arch_site {
 	/* the original: one word, or a prefix and its suffix (ppc_inst_len()) */
 	ppc_inst_t insn;
@@ -87,44 +69,5 @@ struct op_arch_site {
 	u16 post_switch;	/* its offset in the stub; 0 until the stub is written */
 	bool to_detour;		/* trap hits go to the detour */
 };
-
-struct op_site;
-struct pt_regs;
-
-/* decode.c */
-bool op_ppc_pcrel(ppc_inst_t insn);
-s64 op_ppc_disp34(ppc_inst_t insn);
-int op_ppc_relocate(ppc_inst_t insn, unsigned long from, unsigned long to, ppc_inst_t *copy);
-
-/* patch.c */
-bool op_ppc_kprobe_at(unsigned long addr);
-void op_ppc_kprobe_lock_init(void);
-void op_ppc_text_lock(void);
-void op_ppc_text_unlock(void);
-void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
-
-/* tcg-rewrite.c */
-void op_ppc_tcg_rewrite_later(unsigned long addr, ppc_inst_t insn);
-bool op_ppc_set_tcg_rewrite(bool on);
-unsigned long op_ppc_tcg_rewrites(void);
-
-/* slot-area.c */
-const char *op_ppc_no_area(const struct op_site *site);
-
-/* core-cache.c */
-int op_ppc_refs_in(const char *func, u64 callee, u64 *found, unsigned int max);
-u64 op_ppc_same(const u64 *found, int n);
-void op_ppc_core_cache_init(void);
-void *op_ppc_core_slot_get(size_t *size);
-void op_ppc_core_slot_put(void *slot);
-const char *op_ppc_core_cache_why(void);
-int op_ppc_core_cache_used(unsigned int *optprobe);
-int op_ppc_core_set_share(int slots);
-int op_ppc_core_set_test_fail(bool fail);
-
-/* tramp.S and its C half in trap.c */
-void op_ppc_detour_entry(void);
-extern const u32 op_ppc_detour_redirect[];
-int op_ppc_detour_pre(struct pt_regs *regs, struct op_site **stub_site);
 
 #endif /* OPTPROBE_SITE_ARCH_H */

@@ -27,7 +27,10 @@
 #include "wrap-frame.h"
 
 #include "arch.h"
+#include "core-cache.h"
 #include "ksyms.h"
+#include "slot-area.h"
+#include "trap.h"
 
 #define OP_PPC_MFCTR(t)		(0x7c0902a6 | ___PPC_RT(t))
 

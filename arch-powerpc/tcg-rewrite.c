@@ -22,7 +22,9 @@
 #include <asm/inst.h>
 
 #include "arch.h"
+#include "exports.h"
 #include "ksyms.h"
+#include "tcg-rewrite.h"
 
 static bool op_ppc_tcg_rewrite;
 module_param_named(tcg_rewrite, op_ppc_tcg_rewrite, bool, 0444);

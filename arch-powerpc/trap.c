@@ -36,7 +36,10 @@
 #include <asm/probes.h>
 
 #include "arch.h"
+#include "core-cache.h"
 #include "ksyms.h"
+#include "patch.h"
+#include "trap.h"
 #include "wrap-frame.h"
 
 /* Run the probed instruction: emulated here, or from the slot. */

@@ -14,7 +14,12 @@
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "decode.h"
 #include "ksyms.h"
+#include "patch.h"
+
+/* Room for the part of a symbol name op_x86_symbol_prefixed() compares. */
+#define OP_X86_SYM_PREFIX_MAX	32
 
 /*
  * Once a detour was built for @site, its region holds the original bytes
@@ -45,7 +50,7 @@ static void op_x86_unjump(const struct op_site *site, unsigned long addr, u8 *bu
  * the jmp of an optimized site, starting at most OP_X86_REGION_MAX - 1
  * bytes before @addr, for the bytes it replaced.
  */
-int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
+static int op_x86_read_original(unsigned long addr, u8 *buf, size_t len)
 {
 	u8 window[OP_X86_REGION_MAX - 1 + OP_X86_MAX_INSN_LEN];
 	size_t back = OP_X86_REGION_MAX - 1, i;
@@ -222,23 +227,37 @@ static void op_x86_classify(const struct op_x86_insn *insn, unsigned long addr,
 		arch->target = addr + insn->len + insn->rel;
 }
 
+/* What the first bytes of @func are (decode.h). */
+enum op_x86_head op_x86_head(unsigned long func)
+{
+	static const u8 endbr64[OP_X86_ENDBR_LEN] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	static const u8 sealed[OP_X86_ENDBR_LEN] = { 0x0f, 0x1f, 0x40, 0xd6 };
+	u8 head[OP_X86_ENDBR_LEN];
+
+	if (copy_from_kernel_nofault(head, (void *)func, sizeof(head)))
+		return OP_X86_HEAD_UNREADABLE;
+	if (!memcmp(head, endbr64, sizeof(head)))
+		return OP_X86_HEAD_ENDBR;
+	if (!memcmp(head, sealed, sizeof(head)))
+		return OP_X86_HEAD_SEALED;
+	return OP_X86_HEAD_OTHER;
+}
+
 /*
- * After @func's ENDBR64, or the nop the kernel seals one into at boot
- * (nopl -42(%rax)), as the kernel's kprobes move a probe on "func + 0"
+ * After @func's ENDBR64, or the nop the kernel seals one into at boot, as
+ * the kernel's kprobes move a probe on "func + 0"
  * (arch_adjust_kprobe_addr()): indirect calls land on it, and where the
  * CPU enforces IBT an int3 or a jump there instead would fault them.
  */
 unsigned long op_arch_local_entry(unsigned long func)
 {
-	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	static const u8 sealed[] = { 0x0f, 0x1f, 0x40, 0xd6 };
-	u8 head[sizeof(endbr64)];
-
-	if (copy_from_kernel_nofault(head, (void *)func, sizeof(head)))
+	switch (op_x86_head(func)) {
+	case OP_X86_HEAD_ENDBR:
+	case OP_X86_HEAD_SEALED:
+		return func + OP_X86_ENDBR_LEN;
+	default:
 		return func;
-	if (!memcmp(head, endbr64, sizeof(head)) || !memcmp(head, sealed, sizeof(head)))
-		return func + sizeof(head);
-	return func;
+	}
 }
 
 /* A function's ENDBR64 is where indirect calls land: past it. */
@@ -373,8 +392,8 @@ int op_arch_insn_len(unsigned long func, unsigned long size,
 }
 
 /* A RIP-relative operand of a copy at @slot must reach what @addr's did. */
-int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
-			unsigned long slot, u8 *copy)
+static int op_x86_fixup_riprel(const struct op_x86_insn *insn, unsigned long addr,
+			       unsigned long slot, u8 *copy)
 {
 	s64 disp;
 	s32 disp32;

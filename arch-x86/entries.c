@@ -68,6 +68,7 @@
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "decode.h"
 #include "entries.h"
 #include "jump-labels.h"
 #include "ksyms.h"

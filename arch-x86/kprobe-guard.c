@@ -45,7 +45,9 @@
 #include <optprobe.h>
 
 #include "arch.h"
+#include "decode.h"
 #include "ksyms.h"
+#include "patch.h"
 #include "wrap-can-probe.h"
 
 #define OP_X86_SCAN_CHUNK	64

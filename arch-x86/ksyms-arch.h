@@ -33,6 +33,4 @@ struct op_arch_ksyms {
 	struct op_rethook_by_version by_version;
 };
 
-const char *op_x86_endbr_at(unsigned long addr);
-
 #endif /* OPTPROBE_KSYMS_ARCH_H */

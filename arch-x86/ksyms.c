@@ -9,6 +9,8 @@
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "decode.h"
+#include "exports.h"
 #include "ksyms.h"
 #include "wrap-unaligned.h"
 
@@ -63,14 +65,14 @@ const unsigned int op_arch_ksym_count = ARRAY_SIZE(op_arch_ksym_table);
  */
 const char *op_x86_endbr_at(unsigned long addr)
 {
-	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	u8 head[sizeof(endbr64)];
-
-	if (copy_from_kernel_nofault(head, (void *)addr, sizeof(head)))
+	switch (op_x86_head(addr)) {
+	case OP_X86_HEAD_ENDBR:
+		return NULL;
+	case OP_X86_HEAD_UNREADABLE:
 		return "its first bytes are unreadable";
-	if (memcmp(head, endbr64, sizeof(head)))
+	default:
 		return "no ENDBR64 at its start (sealed at boot, or built without one)";
-	return NULL;
+	}
 }
 EXPORT_SYMBOL_NS_GPL(op_x86_endbr_at, OPTPROBE_INTERNAL);
 

@@ -52,13 +52,16 @@
 #include <asm/alternative.h>
 #include <asm/cpufeature.h>
 #include <asm/nops.h>
-#include "wrap-unaligned.h"
 #include <asm/text-patching.h>
 
 #include "arch.h"
+#include "decode.h"
 #include "entries.h"
 #include "jump-labels.h"
 #include "ksyms.h"
+#include "patch.h"
+#include "trap.h"
+#include "wrap-unaligned.h"
 
 /* Is @target strictly inside the region, past the jmp's first byte? */
 static bool op_x86_into_region(const struct op_site *site, unsigned long target, u8 rlen)
@@ -587,7 +590,7 @@ const char *op_arch_opt_blocked(const struct op_site *site)
  * int3-protected patching: a CPU inside the detour takes the old or the
  * new instruction, never a mix.
  */
-void op_x86_detour_set_post(struct op_site *site)
+static void op_x86_detour_set_post(struct op_site *site)
 {
 	u8 call[CALL_INSN_SIZE];
 

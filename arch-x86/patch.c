@@ -21,6 +21,7 @@
 
 #include "arch.h"
 #include "ksyms.h"
+#include "patch.h"
 
 /*
  * Slot text, with text_mutex held.  Told to perf as new code, as the
@@ -106,7 +107,7 @@ bool op_x86_near_kprobe(unsigned long addr, unsigned int len)
  * Arming, with text_mutex held: the instruction must still be the one
  * prepared, and no kernel kprobe may have arrived over or just before it.
  */
-bool op_x86_may_arm(const struct op_site *site)
+static bool op_x86_may_arm(const struct op_site *site)
 {
 	u8 now;
 

@@ -28,6 +28,7 @@
 #include "arch.h"
 #include "entries.h"
 #include "jump-labels.h"
+#include "trap.h"
 
 /* Emulate the probed instruction (not OP_X86_OUT_OF_LINE), then the post handlers. */
 static __always_inline void op_x86_emulate(struct op_site *site, struct pt_regs *regs)
@@ -265,6 +266,7 @@ const struct op_blacklist_entry op_arch_blacklist[] = {
 	{ "ftrace_regs_caller", "ftrace_regs_caller_end", false },
 };
 
+static_assert(ARRAY_SIZE(op_arch_blacklist) <= OP_ARCH_BLACKLIST_MAX);
 const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
 
 void op_arch_debugfs(struct dentry *dir)

@@ -23,7 +23,7 @@
 
 #include <optprobe.h>
 
-#include "ksyms.h"
+#include "exports.h"
 
 struct ktap;
 

@@ -51,7 +51,7 @@
 
 #include <optprobe.h>
 
-#include "internal.h"
+#include "exports.h"
 #include "../tests/kmod/optprobe_test.h"
 #include "bench.h"
 #include "optprobe_bench_target.h"

@@ -21,7 +21,7 @@
 #include <asm/code-patching.h>
 #include <asm/inst.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "bench.h"
 
 static typeof(op_ptr_to(is_conditional_branch)) krules_is_conditional_branch;

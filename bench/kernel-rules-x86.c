@@ -27,7 +27,7 @@
 #include <asm/insn.h>
 #include <asm/text-patching.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "bench.h"
 #include "wrap-kprobe-rules.h"
 

@@ -49,7 +49,7 @@
 
 #include <optprobe.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "../tests/kmod/ktap.h"
 #include "bench.h"
 

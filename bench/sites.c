@@ -46,7 +46,7 @@
 
 #include <optprobe.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "wrap-kallsyms.h"
 #include "bench.h"
 #include "optprobe_bench_target.h"

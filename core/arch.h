@@ -11,10 +11,35 @@
  *
  * Unless noted, the core calls the backend in process context with
  * op_mutex held.
+ *
+ * A backend is a directory arch-$(SRCARCH)/ with these files, the only
+ * ones of it that the core includes or builds by name:
+ *
+ *   Kbuild.inc       optprobe-arch-y: its objects.
+ *   site-arch.h      (through site.h) OP_ARCH_SLOT_SIZE, OP_ARCH_OPT_SPAN
+ *                    and struct op_arch_site, what a site keeps for it.
+ *   ksyms-arch.h     (through ksyms.h) struct op_arch_ksyms: the kernel
+ *                    data it resolves; its ksyms.c defines
+ *                    op_arch_ksym_table[] and op_arch_ksym_count.
+ *   kcalls-arch.h    (through kcalls.h, no include guard) one OP_KCALL()
+ *                    per kernel function it calls.
+ *   ret-arch.h       (through retprobe.h) OP_ARCH_RET_ASIDE, struct
+ *                    op_arch_ret and struct op_arch_ret_inst.
+ *   ret-hit.h        (through retprobe.h, after its types) the return
+ *                    probes' hit path, below.
+ *   exports-arch.h   (through exports.h) what it exports for its tests.
+ *
+ * and defines every op_arch_*() declared here.  Everything else a backend
+ * declares is its own, in headers named after the file that defines it
+ * (decode.h for decode.c, ...) and in its wrappers (wrap-*.h), which no
+ * file of the core includes (make lint checks).  The promises those
+ * headers make are checked where the core includes them (the
+ * static_assert()s here and in retprobe.h).
  */
 #ifndef OPTPROBE_ARCH_H
 #define OPTPROBE_ARCH_H
 
+#include <linux/build_bug.h>
 #include <linux/types.h>
 
 #include "dispatch.h"
@@ -214,7 +239,9 @@ bool op_arch_detour_reached(const struct op_site *site);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
 const char *op_arch_opt_blocked(const struct op_site *site);
 
+/* The most bytes a jump replaces: at least the probed instruction's first. */
 #define OP_OPT_SPAN	OP_ARCH_OPT_SPAN
+static_assert(OP_OPT_SPAN >= 1);
 
 /*
  * Slot areas: executable memory that holds out-of-line copies of probed
@@ -236,6 +263,7 @@ void op_arch_slot_write(void *dst, const void *src, size_t len);
 
 /* Bytes per slot; a power of two dividing PAGE_SIZE. */
 #define OP_SLOT_SIZE	OP_ARCH_SLOT_SIZE
+static_assert(!(OP_SLOT_SIZE & (OP_SLOT_SIZE - 1)) && PAGE_SIZE % OP_SLOT_SIZE == 0);
 
 struct op_ret;
 struct op_ret_inst;

@@ -9,6 +9,7 @@
 #include <linux/seq_file.h>
 
 #include "arch.h"
+#include "exports.h"
 #include "site.h"
 
 struct module;
@@ -29,7 +30,6 @@ extern struct hlist_head op_sites[1 << OP_SITES_BITS];
 void op_quiesce(bool slots);
 
 /* sites.c */
-extern struct list_head op_all_sites;
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod, bool init);
@@ -57,12 +57,6 @@ static inline unsigned long op_percpu_sum(const unsigned long __percpu *counter)
 	return sum;
 }
 
-/* api.c */
-unsigned long op_probe_hits(const struct optprobe *p);
-
-/* dispatch.c */
-unsigned long op_bp_traps(void);
-
 /* validate.c */
 int op_probe_address(const struct optprobe *p, unsigned long *addr, const char **why);
 int op_check_address(unsigned long addr, struct module **mod, const char **why);
@@ -88,9 +82,7 @@ void op_ftrace_exit(void);
 #define OP_OPT_RECHECK	HZ
 int op_optimizer_init(void);
 void op_optimizer_exit(void);
-void op_set_optimize(bool optimize);
 bool op_optimize_enabled(void);
-void op_set_boost(bool boost);
 int op_site_arm(struct op_site *site);
 void op_site_disarm(struct op_site *site);
 void op_site_gone(struct op_site *site);

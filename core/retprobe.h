@@ -223,4 +223,10 @@ void op_ret_abandoned(struct op_ret *ret, bool back);
 
 #include "ret-hit.h"
 
+/* ret-hit.h defines the hit path's four as core/arch.h declares them. */
+static_assert(__same_type(&op_arch_ret_get, struct op_ret_inst *(*)(struct op_ret *)));
+static_assert(__same_type(&op_arch_ret_put, void (*)(struct op_ret *, struct op_ret_inst *)));
+static_assert(__same_type(&op_arch_ret_hook, void (*)(struct op_ret_inst *, struct pt_regs *)));
+static_assert(__same_type(&op_arch_regs_irqs_on, bool (*)(struct pt_regs *)));
+
 #endif /* OPTPROBE_RETPROBE_H */

@@ -48,6 +48,8 @@ struct op_site {
 };
 
 extern struct mutex op_mutex;
+/* Every site, from creation until freed (sites.c), for readers holding op_mutex. */
+extern struct list_head op_all_sites;
 
 /* The public struct names the site with an opaque type. */
 static inline struct op_site *op_site_of(const struct optprobe *p)

@@ -14,7 +14,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "ktap.h"
 
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);

@@ -39,7 +39,7 @@
 
 #include "optprobe_target_ppc.h"
 #include "optprobe_test.h"
-#include "site-arch.h"
+#include "exports.h"
 
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 

@@ -12,7 +12,7 @@
 #include <linux/module.h>
 
 #include "optprobe_test.h"
-#include "site-arch.h"
+#include "exports.h"
 
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 

@@ -16,8 +16,7 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 
-#include "internal.h"
-#include "ksyms.h"
+#include "exports.h"
 #include "optprobe_target.h"
 #include "optprobe_test.h"
 

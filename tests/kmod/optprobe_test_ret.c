@@ -20,7 +20,7 @@
 #include <linux/sched/task.h>
 #include <linux/workqueue.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "optprobe_target_ret.h"
 #include "optprobe_test.h"
 

@@ -24,7 +24,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "optprobe_target_ret.h"
 #include "optprobe_test.h"
 

@@ -59,7 +59,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "internal.h"
+#include "exports.h"
 #include "optprobe_target.h"
 #include "optprobe_test.h"
 

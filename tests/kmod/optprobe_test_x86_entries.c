@@ -31,8 +31,7 @@
 #include <asm/insn.h>
 #include <asm/text-patching.h>
 
-#include "internal.h"
-#include "ksyms.h"
+#include "exports.h"
 #include "wrap-kallsyms.h"
 #include "optprobe_test.h"
 #include "x86_opt_targets.h"

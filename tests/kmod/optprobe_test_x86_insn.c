@@ -24,7 +24,7 @@
 #include <linux/uaccess.h>
 #include <asm/insn.h>
 
-#include "ksyms.h"
+#include "exports.h"
 #include "wrap-kallsyms.h"
 #include "ktap.h"
 

@@ -48,7 +48,7 @@
 
 #include "wrap-unaligned.h"
 
-#include "internal.h"
+#include "exports.h"
 #include "optprobe_test.h"
 #include "x86_opt_targets.h"
 

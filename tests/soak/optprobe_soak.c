@@ -38,8 +38,7 @@
 #include <asm/text-patching.h>
 #endif
 
-#include "internal.h"
-#include "ksyms.h"
+#include "exports.h"
 #include "optprobe_soak_work.h"
 #include "optprobe_test.h"
 #include "wrap-kallsyms.h"

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The powerpc64le backend's part of core/exports.h: for the tests only. */
+#ifndef OPTPROBE_EXPORTS_ARCH_H
+#define OPTPROBE_EXPORTS_ARCH_H
+
+#include <linux/types.h>
+
+/* tcg-rewrite.c: the emulator-only rewrite switch, and its count */
+bool op_ppc_set_tcg_rewrite(bool on);
+unsigned long op_ppc_tcg_rewrites(void);
+
+/* core-cache.c: the kernel's detour cache, as optprobe shares it */
+int op_ppc_core_cache_used(unsigned int *optprobe);
+int op_ppc_core_set_share(int slots);
+int op_ppc_core_set_test_fail(bool fail);
+
+#endif /* OPTPROBE_EXPORTS_ARCH_H */

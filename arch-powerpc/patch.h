@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The powerpc64le text writer (patch.c), for the backend's other files:
+ * optprobe's text lock, one instruction written, the kernel's kprobes.
+ */
+#ifndef OPTPROBE_PPC_PATCH_H
+#define OPTPROBE_PPC_PATCH_H
+
+#include <linux/init.h>
+#include <linux/types.h>
+#include <asm/inst.h>
+
+bool op_ppc_kprobe_at(unsigned long addr);
+void __init op_ppc_kprobe_lock_init(void);
+void op_ppc_text_lock(void);
+void op_ppc_text_unlock(void);
+void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
+
+#endif /* OPTPROBE_PPC_PATCH_H */
