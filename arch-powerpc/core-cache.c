@@ -360,11 +360,9 @@ void op_ppc_core_slot_put(void *slot)
  * Context: op_mutex held.
  * Return: the reason for a kernel-core probe that stays a trap.
  */
-const char *op_ppc_core_cache_why(void)
+enum op_reason op_ppc_core_cache_why(void)
 {
-	if (!op_ppc_cache)
-		return op_ppc_cache_why;
-	return "kernel-core detour space full";
+	return op_ppc_cache ? OP_R_CORE_CACHE_FULL : OP_R_CORE_CACHE_NOT_FOUND;
 }
 
 /**

@@ -15,6 +15,6 @@ u64 op_ppc_same(const u64 *found, int n);
 void __init op_ppc_core_cache_init(void);
 void *op_ppc_core_slot_get(size_t *size);
 void op_ppc_core_slot_put(void *slot);
-const char *op_ppc_core_cache_why(void);
+enum op_reason op_ppc_core_cache_why(void);
 
 #endif /* OPTPROBE_PPC_CORE_CACHE_H */

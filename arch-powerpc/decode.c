@@ -66,7 +66,7 @@ static int op_ppc_read_insn(unsigned long addr, ppc_inst_t *insn)
 }
 
 /* Why @insn can never be probed, or NULL if it can. */
-static const char *op_ppc_refusal(ppc_inst_t insn)
+static enum op_reason op_ppc_refusal(ppc_inst_t insn)
 {
 	struct pt_regs regs = { .msr = MSR_KERNEL };
 	u32 word = ppc_inst_val(insn);
@@ -74,25 +74,25 @@ static const char *op_ppc_refusal(ppc_inst_t insn)
 	int ret;
 
 	if (is_trap(word))
-		return "trap (a BUG or WARN site, or another debugger's breakpoint)";
+		return OP_R_INSN_TRAP;
 	/* the kernel's own list, which its kprobes refuse too */
 	if (!can_single_step(word))
-		return "system call, interrupt return, power saving or mtmsr[d]";
+		return OP_R_INSN_NO_STEP_LISTED;
 	/* this kernel's analyse_instr() decodes them on any CPU */
 	if (ppc_inst_prefixed(insn) && !cpu_has_feature(CPU_FTR_ARCH_31))
-		return "a prefixed instruction, which this CPU does not have";
+		return OP_R_INSN_PREFIXED_CPU;
 	/* what is asked of analyse_instr() here does not depend on the registers */
 	ret = analyse_instr(&op, &regs, insn);
 	if (ret < 0)
-		return "an instruction the kernel must not step";
+		return OP_R_INSN_NO_STEP;
 	/*
 	 * Every branch emulate_step() knows, it emulates; the ones it does
 	 * not (bctar, rfebb) would leave the slot without reaching the trap
 	 * after the copy.
 	 */
 	if (get_op(word) == OP_19 && ret == 0)
-		return "a branch emulate_step() cannot emulate";
-	return NULL;
+		return OP_R_INSN_BRANCH_NO_EMU;
+	return OP_R_NONE;
 }
 
 /*
@@ -191,18 +191,18 @@ static bool op_ppc_reserve(ppc_inst_t insn, bool store)
 #define OP_PPC_RESERVE_SPAN	(16 * sizeof(u32))
 
 int op_arch_check_insn(unsigned long func, unsigned long size,
-		       unsigned long addr, const char **reason)
+		       unsigned long addr, enum op_reason *reason)
 {
 	unsigned long pos = func, reserved = 0;
 	ppc_inst_t insn;
 
 	if (addr & 3) {
-		*reason = "not word-aligned";
+		*reason = OP_R_NOT_ALIGNED;
 		return -EILSEQ;
 	}
 	while (pos < addr) {
 		if (op_ppc_read_insn(pos, &insn)) {
-			*reason = "unreadable text before it in the function";
+			*reason = OP_R_UNREADABLE_BEFORE;
 			return -EILSEQ;
 		}
 		if (op_ppc_reserve(insn, false))
@@ -212,7 +212,7 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 		pos += ppc_inst_len(insn);
 	}
 	if (pos != addr) {
-		*reason = "the second word of a prefixed instruction";
+		*reason = OP_R_PREFIX_SUFFIX;
 		return -EILSEQ;
 	}
 	/*
@@ -221,11 +221,11 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 	 * its loop never end.
 	 */
 	if (reserved && addr - reserved <= OP_PPC_RESERVE_SPAN) {
-		*reason = "between a load-reserve and its store-conditional";
+		*reason = OP_R_IN_LARX_STCX;
 		return -EINVAL;
 	}
 	if (op_ppc_read_insn(addr, &insn)) {
-		*reason = "unreadable instruction";
+		*reason = OP_R_UNREADABLE_INSN;
 		return -EINVAL;
 	}
 	*reason = op_ppc_refusal(insn);
@@ -248,18 +248,18 @@ int op_arch_prepare(struct op_site *site)
 	int ret;
 
 	if (op_ppc_read_insn(site->addr, &site->arch.insn)) {
-		site->reason = "unreadable instruction";
+		site->reason = OP_R_UNREADABLE_INSN;
 		return -EINVAL;
 	}
 	near = op_ppc_pcrel(site->arch.insn);
 	ret = op_slot_alloc(site, &site->slot, OP_ARCH_SLOT_SIZE, near);
 	if (ret) {
-		site->reason = near ? "a pc-relative instruction, and no slot area in reach" :
-			"out of memory for a slot";
+		site->reason = near ? OP_R_PCREL_NO_AREA :
+			OP_R_NOMEM_SLOT;
 		return ret;
 	}
 	if (op_ppc_relocate(site->arch.insn, site->addr, (unsigned long)site->slot, &insn)) {
-		site->reason = "a pc-relative operand out of reach of its slot";
+		site->reason = OP_R_PCREL_SLOT;
 		return -ERANGE;
 	}
 	len = ppc_inst_len(insn);
@@ -273,18 +273,18 @@ int op_arch_prepare(struct op_site *site)
 }
 
 int op_arch_insn_len(unsigned long func, unsigned long size,
-		     unsigned long addr, const char **reason)
+		     unsigned long addr, enum op_reason *reason)
 {
 	unsigned long pos = func;
 	ppc_inst_t insn;
 
 	if (addr & 3) {
-		*reason = "not word-aligned";
+		*reason = OP_R_NOT_ALIGNED;
 		return -EILSEQ;
 	}
 	for (;;) {
 		if (op_ppc_read_insn(pos, &insn)) {
-			*reason = "unreadable text";
+			*reason = OP_R_UNREADABLE_TEXT;
 			return -EILSEQ;
 		}
 		if (pos >= addr)
@@ -292,7 +292,7 @@ int op_arch_insn_len(unsigned long func, unsigned long size,
 		pos += ppc_inst_len(insn);
 	}
 	if (pos != addr) {
-		*reason = "the second word of a prefixed instruction";
+		*reason = OP_R_PREFIX_SUFFIX;
 		return -EILSEQ;
 	}
 	return ppc_inst_len(insn);

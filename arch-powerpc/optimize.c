@@ -107,7 +107,7 @@ static int op_ppc_stub_build(struct op_site *site, u32 *w)
 }
 
 /* Why the instruction of @site cannot run from a detour, or NULL. */
-static const char *op_ppc_opt_refusal(const struct op_site *site)
+static enum op_reason op_ppc_opt_refusal(const struct op_site *site)
 {
 	struct pt_regs regs = { .nip = site->addr, .msr = MSR_KERNEL };
 	ppc_inst_t insn = site->arch.insn;
@@ -116,14 +116,14 @@ static const char *op_ppc_opt_refusal(const struct op_site *site)
 	int ret;
 
 	if (get_op(word) == OP_19 && ((word >> 1) & 0x1f) == 2)
-		return "addpcis: its result depends on where it runs";
+		return OP_R_INSN_ADDPCIS;
 	ret = analyse_instr(&op, &regs, insn);
 	/* what emulate_step() does not know of op 19 is a branch (bctar, rfebb) */
 	if ((ret > 0 && GETTYPE(op.type) == BRANCH) || (get_op(word) == OP_19 && ret == 0))
-		return "a branch: the trap emulates it, a detour could not run it";
+		return OP_R_BRANCH_TRAP_ONLY;
 	if (op_ppc_pcrel(insn) && abs(op_ppc_disp34(insn)) > OP_PPC_PCREL_MAX)
-		return "a pc-relative operand out of reach of a detour";
-	return NULL;
+		return OP_R_PCREL_DETOUR;
+	return OP_R_NONE;
 }
 
 /* Allocate and write the stub of @site. */
@@ -144,7 +144,7 @@ static int op_ppc_detour_new(struct op_site *site)
 	if (n < 0 || create_branch(&b, (u32 *)site->addr, (unsigned long)site->detour, 0)) {
 		/* the slots stay with the site, unused, until it is freed */
 		site->arch.post_switch = 0;
-		site->reason = "its detour is out of branch range";
+		site->reason = OP_R_DETOUR_FAR;
 		return -ERANGE;
 	}
 	/*
@@ -159,7 +159,7 @@ static int op_ppc_detour_new(struct op_site *site)
 
 int op_arch_opt_prepare(struct op_site *site)
 {
-	const char *why = op_ppc_opt_refusal(site);
+	enum op_reason why = op_ppc_opt_refusal(site);
 	int ret;
 
 	if (why) {
@@ -171,7 +171,7 @@ int op_arch_opt_prepare(struct op_site *site)
 		if (ret)
 			return ret;
 	} else if (!site->arch.post_switch) {
-		site->reason = "its detour is out of branch range";
+		site->reason = OP_R_DETOUR_FAR;
 		return -ERANGE;
 	}
 	/*
@@ -238,7 +238,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 	op_ppc_text_lock();
 	list_for_each_entry_safe(site, tmp, sites, opt_list) {
 		if (!op_ppc_word_is(site, op_ppc_trap_insn(site))) {
-			site->reason = "its text changed while its detour was prepared";
+			site->reason = OP_R_TEXT_CHANGED;
 			list_move_tail(&site->opt_list, failed);
 		}
 	}
@@ -288,9 +288,9 @@ bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)
 }
 
 /* Post handlers run from every detour, through its post switch. */
-const char *op_arch_opt_blocked(const struct op_site *site)
+enum op_reason op_arch_opt_blocked(const struct op_site *site)
 {
-	return NULL;
+	return OP_R_NONE;
 }
 
 /*

@@ -178,11 +178,11 @@ void op_arch_slot_area_free(void *area)
 }
 
 /* Why no slot area in reach of @site has room for a detour. */
-const char *op_ppc_no_area(const struct op_site *site)
+enum op_reason op_ppc_no_area(const struct op_site *site)
 {
 	if (site->mod)
-		return "no memory for a detour within branch range (32 MB) of its module";
+		return OP_R_NO_MODULE_AREA;
 	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, site->addr))
-		return "the kernel's detour area (optinsn_slot) is out of its branch range";
+		return OP_R_CORE_AREA_FAR;
 	return op_ppc_core_cache_why();
 }

@@ -19,6 +19,6 @@
 
 struct op_site;
 
-const char *op_ppc_no_area(const struct op_site *site);
+enum op_reason op_ppc_no_area(const struct op_site *site);
 
 #endif /* OPTPROBE_PPC_SLOT_AREA_H */

@@ -166,38 +166,39 @@ int op_x86_read_insn(struct op_x86_reader *r, unsigned long pos,
  * interrupt flag changers only sti (whose one-instruction interrupt
  * shadow would be lost), of the privileged instructions only hlt.
  */
-static const char *op_x86_refusal(const struct op_x86_insn *insn)
+static enum op_reason op_x86_refusal(const struct op_x86_insn *insn)
 {
 	switch (insn->cls) {
 	case OP_X86_INT3:
-		return "int3 (padding, or another debugger's breakpoint)";
+		return OP_R_INSN_INT3;
 	case OP_X86_INT:
-		return "software interrupt (int n, int1)";
+		return OP_R_INSN_INT;
 	case OP_X86_IRET:
-		return "interrupt return";
+		return OP_R_INSN_IRET;
 	case OP_X86_FAR:	/* ff /3, ff /5 through memory; far ret */
-		return insn->opcode == 0xff ? "far call or jump" : "far return";
+		return insn->opcode == 0xff ? OP_R_INSN_FAR_JMP : OP_R_INSN_FAR_RET;
 	case OP_X86_RET_IMM:
-		return "return popping an immediate (ret imm16)";
+		return OP_R_INSN_RET_IMM;
 	case OP_X86_JMP_INDIRECT:
 	case OP_X86_CALL_INDIRECT:
-		return "indirect jump or call";
+		return OP_R_INSN_INDIRECT;
 	case OP_X86_LOOP:	/* rel8 with a register condition */
-		return "loop/jrcxz";
+		return OP_R_INSN_LOOP;
 	case OP_X86_XBEGIN:	/* relative fallback address */
-		return "xbegin";
+		return OP_R_INSN_XBEGIN;
 	case OP_X86_UD:		/* BUG() sites are found by address */
-		return "undefined instruction (a BUG site)";
+		return OP_R_INSN_UD;
 	case OP_X86_SYSCALL:
-		return "system call or return";
+		return OP_R_INSN_SYSCALL;
 	case OP_X86_SEG_MOV:	/* to ss opens a shadow too */
-		return "mov to a segment register";
+		return OP_R_INSN_SEG_MOV;
 	case OP_X86_IF_CHANGING:
-		return insn->opcode == 0xfb ? "sti" : NULL;
+		return insn->opcode == 0xfb ? OP_R_INSN_STI : OP_R_NONE;
 	case OP_X86_PRIVILEGED:
-		return insn->map == OP_X86_MAP_ONE && insn->opcode == 0xf4 ? "hlt" : NULL;
+		return insn->map == OP_X86_MAP_ONE && insn->opcode == 0xf4 ?
+		       OP_R_INSN_HLT : OP_R_NONE;
 	default:
-		return NULL;
+		return OP_R_NONE;
 	}
 }
 
@@ -268,7 +269,7 @@ unsigned long op_arch_probe_addr(unsigned long addr)
 
 /* Called with text_mutex held, so no text_poke_bp() int3 is in the way. */
 static int op_x86_check_insn(unsigned long func, unsigned long end,
-			     unsigned long addr, const char **reason)
+			     unsigned long addr, enum op_reason *reason)
 {
 	unsigned long pos = func;
 	u8 buf[OP_X86_MAX_INSN_LEN];
@@ -277,36 +278,36 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 
 	while (pos < addr) {
 		if (op_x86_decode(pos, end, &insn, buf)) {
-			*reason = "undecodable instruction before it in the function";
+			*reason = OP_R_UNDECODABLE_BEFORE;
 			return -EILSEQ;
 		}
 		/* bytes under an optimized kprobe's jmp cannot be decoded */
 		if (buf[0] == JMP32_INSN_OPCODE && op_x86_kprobe_in(pos, pos + 1)) {
-			*reason = "an optimized kprobe of the kernel's precedes it";
+			*reason = OP_R_KPROBE_OPT_BEFORE;
 			return -EBUSY;
 		}
 		pos += insn.len;
 	}
 	if (pos != addr) {
-		*reason = "not an instruction boundary";
+		*reason = OP_R_NOT_BOUNDARY;
 		return -EILSEQ;
 	}
 	if (op_x86_decode(addr, end, &insn, buf)) {
-		*reason = "undecodable instruction";
+		*reason = OP_R_UNDECODABLE;
 		return -EINVAL;
 	}
 	last = (void *)addr + insn.len - 1;
 	if (op_kcall(alternatives_text_reserved)((void *)addr, last)) {
-		*reason = "an alternative is there";
+		*reason = OP_R_ALTERNATIVE_THERE;
 		return -EBUSY;
 	}
 	if (op_kcall(static_call_text_reserved)((void *)addr, last)) {
-		*reason = "a static call is there";
+		*reason = OP_R_STATIC_CALL_THERE;
 		return -EBUSY;
 	}
 	/* at an ftrace site the kernel's kprobe goes through ftrace too */
 	if (op_kcall(ftrace_location)(addr) != addr && op_x86_near_kprobe(addr, insn.len)) {
-		*reason = "a kprobe of the kernel's covers it";
+		*reason = OP_R_KPROBE_COVERS;
 		return -EBUSY;
 	}
 	*reason = op_x86_refusal(&insn);
@@ -348,12 +349,12 @@ static bool op_x86_function_padding(unsigned long func)
 }
 
 int op_arch_check_insn(unsigned long func, unsigned long size,
-		       unsigned long addr, const char **reason)
+		       unsigned long addr, enum op_reason *reason)
 {
 	int ret;
 
 	if (op_x86_function_padding(func)) {
-		*reason = "the padding before a function (call thunks, FineIBT), not its code";
+		*reason = OP_R_FUNC_PADDING;
 		return -EINVAL;
 	}
 
@@ -364,7 +365,7 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 }
 
 int op_arch_insn_len(unsigned long func, unsigned long size,
-		     unsigned long addr, const char **reason)
+		     unsigned long addr, enum op_reason *reason)
 {
 	u8 buf[OP_X86_MAX_INSN_LEN];
 	struct op_x86_reader r;
@@ -376,7 +377,7 @@ int op_arch_insn_len(unsigned long func, unsigned long size,
 	op_x86_reader_init(&r, func + size);
 	for (pos = func;; pos += insn.len) {
 		if (op_x86_read_insn(&r, pos, &insn, buf)) {
-			*reason = "undecodable instruction";
+			*reason = OP_R_UNDECODABLE;
 			ret = -EILSEQ;
 			break;
 		}
@@ -385,7 +386,7 @@ int op_arch_insn_len(unsigned long func, unsigned long size,
 	}
 	op_x86_text_unlock();
 	if (!ret && pos != addr) {
-		*reason = "not an instruction boundary";
+		*reason = OP_R_NOT_BOUNDARY;
 		ret = -EILSEQ;
 	}
 	return ret ?: insn.len;
@@ -435,7 +436,7 @@ int op_arch_prepare(struct op_site *site)
 	site->bp_mode = OPTPROBE_MODE_TRAP;
 	ret = op_x86_decode(site->addr, site->addr + OP_X86_MAX_INSN_LEN, &insn, arch->insn);
 	if (ret) {
-		site->reason = "undecodable instruction";
+		site->reason = OP_R_UNDECODABLE;
 		return -EINVAL;
 	}
 	arch->len = insn.len;
@@ -449,7 +450,7 @@ int op_arch_prepare(struct op_site *site)
 	slot = (unsigned long)site->slot;
 	memcpy(copy, arch->insn, arch->len);
 	if (op_x86_fixup_riprel(&insn, site->addr, slot, copy)) {
-		site->reason = "RIP-relative operand out of reach of the slot";
+		site->reason = OP_R_RIPREL_SLOT;
 		return -EINVAL;
 	}
 	arch->boostable = op_boost_enabled() && op_x86_insn_can_boost(&insn);

@@ -412,7 +412,7 @@ static struct op_x86_entries *op_x86_index_build(struct module *mod, unsigned lo
  * The index of the text holding @addr, built if need be; with text_mutex
  * held, which module unloading takes to drop a module's index.
  */
-static struct op_x86_entries *op_x86_index_of(unsigned long addr, const char **reason)
+static struct op_x86_entries *op_x86_index_of(unsigned long addr, enum op_reason *reason)
 {
 	struct op_x86_entries *idx;
 	unsigned long lo, hi;
@@ -425,11 +425,11 @@ static struct op_x86_entries *op_x86_index_of(unsigned long addr, const char **r
 	preempt_enable();
 	/* seen live with text_mutex held: its GOING notifier waits for us */
 	if (!live) {
-		*reason = "its module is not live";
+		*reason = OP_R_MODULE_NOT_LIVE;
 		return ERR_PTR(-EAGAIN);
 	}
 	if (!mod && !op_kcall(core_kernel_text)(addr)) {
-		*reason = "not kernel or module text";
+		*reason = OP_R_NOT_TEXT;
 		return ERR_PTR(-EINVAL);
 	}
 	list_for_each_entry(idx, &op_x86_indexes, list)
@@ -439,18 +439,18 @@ static struct op_x86_entries *op_x86_index_of(unsigned long addr, const char **r
 	hi = mod ? lo + op_module_text_size(mod) : (unsigned long)*op_ksyms.arch._etext;
 	idx = op_x86_index_build(mod, lo, hi);
 	if (IS_ERR(idx)) {
-		*reason = "out of memory for the index of jumps into its text";
+		*reason = OP_R_NOMEM_ENTRIES;
 		return idx;
 	}
 	list_add(&idx->list, &op_x86_indexes);
 	return idx;
 }
 
-static const char * const op_x86_entry_reasons[] = {
-	[OP_X86_ENTRY_JUMP] = "a jump from another symbol (.cold?) lands inside the jump's bytes",
-	[OP_X86_ENTRY_ADDRESS] = "code of another symbol takes an address inside the jump's bytes",
-	[OP_X86_ENTRY_TABLE] = "another symbol's jump table has an entry inside the jump's bytes",
-	[OP_X86_ENTRY_FIXUP] = "an exception fixup lands inside the jump's bytes",
+static const enum op_reason op_x86_entry_reasons[] = {
+	[OP_X86_ENTRY_JUMP] = OP_R_FOREIGN_JUMP,
+	[OP_X86_ENTRY_ADDRESS] = OP_R_FOREIGN_ADDRESS,
+	[OP_X86_ENTRY_TABLE] = OP_R_FOREIGN_TABLE,
+	[OP_X86_ENTRY_FIXUP] = OP_R_FOREIGN_FIXUP,
 };
 
 /**
@@ -465,7 +465,7 @@ static const char * const op_x86_entry_reasons[] = {
  * Return: 0 if nothing enters; -EINVAL, -ENOMEM, or -EAGAIN for a module
  * that is not live, with @reason set.
  */
-int op_x86_foreign_entry_in(unsigned long from, unsigned long to, const char **reason)
+int op_x86_foreign_entry_in(unsigned long from, unsigned long to, enum op_reason *reason)
 {
 	struct op_x86_entries *idx = op_x86_index_of(from, reason);
 	unsigned int lo;

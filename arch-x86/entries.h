@@ -16,7 +16,7 @@ bool op_x86_padding(unsigned long pos, unsigned long end);
 unsigned long op_x86_address_operand(unsigned long pos, const struct op_x86_insn *insn);
 bool op_x86_table_read(const struct op_x86_insn *insn);
 
-int op_x86_foreign_entry_in(unsigned long from, unsigned long to, const char **reason);
+int op_x86_foreign_entry_in(unsigned long from, unsigned long to, enum op_reason *reason);
 int __init op_x86_entries_init(void);
 void op_x86_entries_exit(void);
 void op_x86_entries_debugfs(struct dentry *dir);

@@ -124,41 +124,41 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 	for (*n = 0; pos - addr < JMP32_INSN_SIZE; (*n)++, pos += insn->len) {
 		insn = &insns[*n];
 		if (pos >= end) {
-			site->reason = "the function ends before a jump's 5 bytes";
+			site->reason = OP_R_FUNC_ENDS;
 			return -EINVAL;
 		}
 		if (op_x86_decode(pos, end, insn, region + (pos - addr))) {
-			site->reason = "undecodable instruction where the jump would go";
+			site->reason = OP_R_UNDECODABLE_IN_JUMP;
 			return -EINVAL;
 		}
 		if (insn->cls == OP_X86_INT3) {
-			site->reason = "int3 padding where the jump would go";
+			site->reason = OP_R_INT3_IN_JUMP;
 			return -EINVAL;
 		}
 		if (!op_x86_insn_falls_through(insn) && pos + insn->len - addr < JMP32_INSN_SIZE) {
 			site->reason = op_x86_returns(insn) ?
-				"the jump would replace bytes after a ret" :
-				"the jump would replace bytes after an unconditional jmp";
+				OP_R_AFTER_RET :
+				OP_R_AFTER_JMP;
 			return -EINVAL;
 		}
 		if (!op_x86_insn_relocated_len(insn)) {
 			site->reason = pos == addr ?
-				"the probed instruction cannot run from a detour" :
-				"an instruction the jump would replace cannot run from a detour";
+				OP_R_PROBED_NOT_IN_DETOUR :
+				OP_R_REPLACED_NOT_IN_DETOUR;
 			return -EINVAL;
 		}
 		if (pos == addr)
 			continue;
 		if (op_kcall(search_exception_tables)(pos)) {
-			site->reason = "a replaced instruction has an exception fixup";
+			site->reason = OP_R_EXTABLE_IN_JUMP;
 			return -EINVAL;
 		}
 		if (op_kcall(ftrace_location)(pos) == pos) {
-			site->reason = "an ftrace site where the jump would go";
+			site->reason = OP_R_FTRACE_IN_JUMP;
 			return -EINVAL;
 		}
 		if (op_site_lookup(pos)) {
-			site->reason = "another probe inside the bytes its jump would replace";
+			site->reason = OP_R_PROBE_IN_JUMP;
 			return -EAGAIN;
 		}
 	}
@@ -171,20 +171,20 @@ static int op_x86_region_owned(struct op_site *site, u8 rlen)
 	void *first = (void *)site->addr, *last = first + rlen - 1;
 
 	if (op_kcall(alternatives_text_reserved)(first, last)) {
-		site->reason = "an alternative overlaps the bytes the jump would replace";
+		site->reason = OP_R_ALTERNATIVE_IN_JUMP;
 		return -EINVAL;
 	}
 	if (op_arch_jump_label_in(site->addr, site->addr + rlen - 1)) {
-		site->reason = "a jump label overlaps the bytes the jump would replace";
+		site->reason = OP_R_JUMP_LABEL_IN_JUMP;
 		return -EINVAL;
 	}
 	if (op_x86_jump_label_target_in(site->addr, site->addr + rlen)) {
 		site->reason =
-			"a jump label (static key) jumps inside the bytes the jump would replace";
+			OP_R_JUMP_LABEL_INTO_JUMP;
 		return -EINVAL;
 	}
 	if (op_kcall(static_call_text_reserved)(first, last)) {
-		site->reason = "a static call overlaps the bytes the jump would replace";
+		site->reason = OP_R_STATIC_CALL_IN_JUMP;
 		return -EINVAL;
 	}
 	return 0;
@@ -249,18 +249,18 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 		if (op_x86_decode(pos, end, &insn, buf)) {
 			if (op_x86_padding(pos, end))
 				break;
-			site->reason = "undecodable instruction in the function";
+			site->reason = OP_R_UNDECODABLE_IN_FUNC;
 			return -EINVAL;
 		}
 		indirect |= op_x86_indirect_jmp(&insn);
 		target = op_x86_address_operand(pos, &insn);
 		if (op_x86_into_region(site, target, rlen)) {
-			site->reason = "the function takes an address inside the jump's bytes";
+			site->reason = OP_R_ADDRESS_INTO_JUMP;
 			return -EINVAL;
 		}
 		if (op_x86_table_read(&insn) && !op_x86_text(target, func, end)) {
 			if (op_x86_table_into(site, target, func, end, rlen)) {
-				site->reason = "a jump table entry lands inside the jump's bytes";
+				site->reason = OP_R_TABLE_INTO_JUMP;
 				return -EINVAL;
 			}
 		} else if (target > func && target < end) {
@@ -271,7 +271,7 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 			continue;
 		target = pos + insn.len + insn.rel;
 		if (op_x86_into_region(site, target, rlen)) {
-			site->reason = "a jump in the function lands inside the jump's bytes";
+			site->reason = OP_R_JUMP_INTO_JUMP;
 			return -EINVAL;
 		}
 		if (insn.cls != OP_X86_CALL && (target < func || target >= end) &&
@@ -280,7 +280,7 @@ static int op_x86_function_check(struct op_site *site, unsigned long func, unsig
 	}
 	if (indirect && own_code) {
 		site->reason =
-			"the function has an indirect jump and takes addresses of its own code";
+			OP_R_INDIRECT_AND_ADDRESS;
 		return -EINVAL;
 	}
 	return 0;
@@ -329,7 +329,7 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 		memcpy(buf + (op_x86_detour_head_clac - op_x86_detour_head), nop3, sizeof(nop3));
 	/* the probed address, pushed as regs->ip, sign-extended from 32 bits */
 	if ((long)(s32)site->addr != site->addr) {
-		site->reason = "the probed address is outside the top 2 GB";
+		site->reason = OP_R_NOT_TOP_2G;
 		return -ERANGE;
 	}
 	put_unaligned((s32)site->addr, (s32 *)(buf + (op_x86_detour_head_ip - op_x86_detour_head)));
@@ -350,8 +350,8 @@ static int op_x86_detour_write(struct op_site *site, struct op_x86_insn *insns,
 					   detour + off, buf + off);
 		if (ret < 0) {
 			site->reason = insns[i].has_rel ?
-				"a branch target is out of reach of the detour" :
-				"a RIP-relative operand is out of reach of the detour";
+				OP_R_BRANCH_FAR :
+				OP_R_RIPREL_DETOUR;
 			return ret;
 		}
 		off += ret;
@@ -380,7 +380,7 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 
 	/* a detour masks interrupts with cli (tramp.S), which a PV guest's kernel cannot */
 	if (cpu_feature_enabled(X86_FEATURE_XENPV)) {
-		site->reason = "a Xen PV guest: a detour could not mask interrupts";
+		site->reason = OP_R_XEN_PV;
 		return -EOPNOTSUPP;
 	}
 	/*
@@ -389,7 +389,7 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	 * Refused for now: the optimizer tries again once it has gone.
 	 */
 	if (op_x86_kprobe_in(site->addr - OP_X86_KPROBE_REACH, site->addr + OP_X86_REGION_MAX)) {
-		site->reason = "a kprobe of the kernel's is in or near the jump's bytes";
+		site->reason = OP_R_KPROBE_NEAR_JUMP;
 		return -EAGAIN;
 	}
 	rlen = op_x86_region(site, end, insns, &n);
@@ -410,7 +410,7 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 		size = op_x86_detour_size(op_x86_relocated_len(insns, n));
 		ret = op_slot_alloc(site, &site->detour, size, true);
 		if (ret) {
-			site->reason = "out of memory for a detour";
+			site->reason = OP_R_NOMEM_DETOUR;
 			return ret;
 		}
 		ret = op_x86_detour_write(site, insns, n);
@@ -431,7 +431,7 @@ int op_arch_opt_prepare(struct op_site *site)
 	int ret;
 
 	if (!op_kcall(kallsyms_lookup_size_offset)(site->addr, &size, &offset)) {
-		site->reason = "no symbol covers it";
+		site->reason = OP_R_NO_SYMBOL;
 		return -EINVAL;
 	}
 	op_x86_text_lock();
@@ -488,7 +488,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 	op_x86_text_lock();
 	list_for_each_entry_safe(site, tmp, sites, opt_list) {
 		if (!op_x86_may_optimize(site)) {
-			site->reason = "its text changed while its detour was prepared";
+			site->reason = OP_R_TEXT_CHANGED;
 			list_move_tail(&site->opt_list, failed);
 			continue;
 		}
@@ -578,11 +578,11 @@ bool op_arch_opt_covers(const struct op_site *site, unsigned long addr)
 	return op_x86_into_region(site, addr, site->arch.rlen);
 }
 
-const char *op_arch_opt_blocked(const struct op_site *site)
+enum op_reason op_arch_opt_blocked(const struct op_site *site)
 {
 	if (site->post && op_x86_probed_branch(site))
-		return "a post handler on a jmp, jcc or call runs from the breakpoint only";
-	return NULL;
+		return OP_R_POST_ON_BRANCH;
+	return OP_R_NONE;
 }
 
 /*

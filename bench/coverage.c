@@ -40,22 +40,28 @@ struct bench_histogram {
 	unsigned int other;
 };
 
-static void bench_histogram_add(struct bench_histogram *h, const char *reason)
+static void bench_histogram_add_n(struct bench_histogram *h, const char *reason,
+				  unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < BENCH_NR_REASONS && h->reason[i]; i++) {
 		if (!strcmp(h->reason[i], reason)) {
-			h->count[i]++;
+			h->count[i] += n;
 			return;
 		}
 	}
 	if (i == BENCH_NR_REASONS) {
-		h->other++;
+		h->other += n;
 		return;
 	}
 	h->reason[i] = reason;
-	h->count[i] = 1;
+	h->count[i] = n;
+}
+
+static void bench_histogram_add(struct bench_histogram *h, const char *reason)
+{
+	bench_histogram_add_n(h, reason, 1);
 }
 
 static const char *bench_errno_reason(int err)
@@ -111,7 +117,8 @@ static void bench_coverage_optprobe(const unsigned long *sites, unsigned int nr,
 				    struct optprobe *probes, struct optprobe **ps,
 				    struct bench_coverage *c)
 {
-	unsigned int i, ok = 0;
+	unsigned int i, ok = 0, by_reason[OP_R_COUNT] = {};
+	enum op_reason r;
 	int ret;
 
 	memset(probes, 0, nr * sizeof(*probes));
@@ -129,8 +136,11 @@ static void bench_coverage_optprobe(const unsigned long *sites, unsigned int nr,
 		if (optprobe_mode(ps[i]) == OPTPROBE_MODE_OPTIMIZED)
 			c->optimized++;
 		else
-			bench_histogram_add(&c->h, optprobe_reason(ps[i]));
+			by_reason[op_probe_reason(ps[i])]++;
 	}
+	for (r = OP_R_NONE; r < OP_R_COUNT; r++)
+		if (by_reason[r])
+			bench_histogram_add_n(&c->h, op_reason_text(r), by_reason[r]);
 	optprobe_unregister_many(ps, ok);
 	optprobe_sync();
 	c->registered += ok;

@@ -12,32 +12,31 @@
 
 #include "internal.h"
 
-static void op_warn(const struct optprobe *p, const char *what, const char *why, int err)
+static void op_warn(const struct optprobe *p, const char *what, enum op_reason why, int err)
 {
 	if (p->flags & OPTPROBE_F_QUIET)
 		return;
 	if (p->symbol)
 		pr_warn("cannot %s probe at %s+%#x: %s (%d)\n",
-			what, p->symbol, p->offset, why, err);
+			what, p->symbol, p->offset, op_reason_text(why), err);
 	else	/* a registered probe's addr has its offset in */
 		pr_warn("cannot %s probe at %pS: %s (%d)\n",
-			what, p->site ? p->addr : p->addr + p->offset, why, err);
+			what, p->site ? p->addr : p->addr + p->offset, op_reason_text(why),
+			err);
 }
 
 /* The site at @addr, a new one if there is none; an ERR_PTR() with *@why on failure. */
-static struct op_site *op_site_get(unsigned long addr, struct op_site **new, const char **why)
+static struct op_site *op_site_get(unsigned long addr, struct op_site **new, enum op_reason *why)
 {
 	struct op_site *site = op_site_lookup(addr);
 	struct module *mod;
 	int ret;
 
 	*new = NULL;
-	if (site) {
-		op_site_rejoin(site);
+	if (site)
 		return site;
-	}
 	if (op_opt_make_room(addr)) {
-		*why = "a kernel kprobe holds a jump over it";
+		*why = OP_R_KPROBE_JUMP_OVER;
 		return ERR_PTR(-EBUSY);
 	}
 	ret = op_check_address(addr, &mod, why);
@@ -55,10 +54,7 @@ static struct op_site *op_site_get(unsigned long addr, struct op_site **new, con
 /* Take @p, which failed to arm, off @site again; free @new if it was made for it. */
 static void op_register_undo(struct optprobe *p, struct op_site *site, struct op_site *new)
 {
-	op_site_drop_sole(site);
-	list_del_rcu(&p->list);
-	if (!p->disabled)
-		site->nr_enabled--;
+	op_site_leave(site, p);
 	if (new)
 		op_site_remove_new(new);
 	/* for hits on the site's other probes and hash walks passing by */
@@ -72,7 +68,7 @@ static void op_register_undo(struct optprobe *p, struct op_site *site, struct op
 
 static int op_register_locked(struct optprobe *p)
 {
-	const char *why = "out of memory";
+	enum op_reason why = OP_R_NOMEM;
 	struct op_site *site, *new;
 	LIST_HEAD(unopt);
 	unsigned long addr;
@@ -80,7 +76,7 @@ static int op_register_locked(struct optprobe *p)
 
 	lockdep_assert_held(&op_mutex);
 	if (p->site) {
-		op_warn(p, "register", "already registered", -EEXIST);
+		op_warn(p, "register", OP_R_ALREADY_REGISTERED, -EEXIST);
 		return -EEXIST;
 	}
 	p->nhit = alloc_percpu(unsigned long);
@@ -89,12 +85,12 @@ static int op_register_locked(struct optprobe *p)
 		goto fail;
 	}
 	if (!p->pre_handler && !p->post_handler) {
-		why = "no handler";
+		why = OP_R_NO_HANDLER;
 		ret = -EINVAL;
 		goto fail;
 	}
 	if (!p->symbol == !p->addr) {
-		why = "give exactly one of symbol and addr";
+		why = OP_R_SYMBOL_XOR_ADDR;
 		ret = -EINVAL;
 		goto fail;
 	}
@@ -112,18 +108,16 @@ static int op_register_locked(struct optprobe *p)
 	if (!p->missed)
 		p->missed = &p->nmissed;
 	p->disabled = p->flags & OPTPROBE_F_DISABLED;
-	list_add_tail_rcu(&p->list, &site->probes);
-	if (!p->disabled)
-		site->nr_enabled++;
+	op_site_join(site, p);
 	ret = op_site_change(site, &unopt);
 	op_opt_settle(&unopt);
 	if (ret) {
-		why = ret == -EBUSY ? "another text user took the address" : "cannot arm it";
+		why = ret == -EBUSY ? OP_R_TEXT_TAKEN : OP_R_CANNOT_ARM;
 		op_register_undo(p, site, new);
 		if (!new) {
 			op_site_change(site, &unopt);
 			op_opt_settle(&unopt);
-			op_site_unjoin(site);
+			op_site_wait(site);
 		}
 		goto fail;
 	}
@@ -152,14 +146,10 @@ static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,
 
 	lockdep_assert_held(&op_mutex);
 	if (!site) {
-		op_warn(p, "unregister", "not registered", -EINVAL);
+		op_warn(p, "unregister", OP_R_NOT_REGISTERED, -EINVAL);
 		return;
 	}
-	/* op_site_change() picks again, but not on a site whose module is gone */
-	op_site_drop_sole(site);
-	list_del_rcu(&p->list);
-	if (!p->disabled)
-		site->nr_enabled--;
+	op_site_leave(site, p);
 	op_site_change(site, unopt);
 	WRITE_ONCE(p->site, NULL);
 	if (list_empty(&site->probes))
@@ -347,7 +337,7 @@ EXPORT_SYMBOL_GPL(optprobe_disable_many);
 
 int optprobe_next_insn(const void *addr, void **next)
 {
-	const char *why;
+	enum op_reason why;
 	unsigned long n;
 	int ret;
 
@@ -356,7 +346,8 @@ int optprobe_next_insn(const void *addr, void **next)
 	ret = op_next_insn((unsigned long)addr, &n, &why);
 	mutex_unlock(&op_mutex);
 	if (ret) {
-		pr_warn_ratelimited("no instruction after %pS: %s (%d)\n", addr, why, ret);
+		pr_warn_ratelimited("no instruction after %pS: %s (%d)\n", addr,
+				    op_reason_text(why), ret);
 		return ret;
 	}
 	*next = (void *)n;
@@ -378,12 +369,24 @@ enum optprobe_mode optprobe_mode(const struct optprobe *p)
 }
 EXPORT_SYMBOL_GPL(optprobe_mode);
 
-const char *optprobe_reason(const struct optprobe *p)
+/**
+ * op_probe_reason() - why a probe is not optimized, by name
+ * @p:	a probe
+ *
+ * Return: what optprobe_reason() says the text of.
+ */
+enum op_reason op_probe_reason(const struct optprobe *p)
 {
 	struct op_site *site = op_site_of(p);
 
 	if (!site)
-		return "not registered";
+		return OP_R_NOT_REGISTERED;
 	return op_site_reason(site);
+}
+EXPORT_SYMBOL_NS_GPL(op_probe_reason, OPTPROBE_INTERNAL);
+
+const char *optprobe_reason(const struct optprobe *p)
+{
+	return op_reason_text(op_probe_reason(p));
 }
 EXPORT_SYMBOL_GPL(optprobe_reason);

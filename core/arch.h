@@ -23,6 +23,8 @@
  *                    op_arch_ksym_table[] and op_arch_ksym_count.
  *   kcalls-arch.h    (through kcalls.h, no include guard) one OP_KCALL()
  *                    per kernel function it calls.
+ *   reasons-arch.h   (through reason-list.h, no include guard) one
+ *                    OP_REASON() per reason of its own (reasons.h).
  *   ret-arch.h       (through retprobe.h) OP_ARCH_RET_ASIDE, struct
  *                    op_arch_ret and struct op_arch_ret_inst.
  *   ret-hit.h        (through retprobe.h, after its types) the return
@@ -119,7 +121,7 @@ unsigned long op_arch_probe_addr(unsigned long addr);
  * if the instruction can never be probed, with @reason set.
  */
 int op_arch_check_insn(unsigned long func, unsigned long size,
-		       unsigned long addr, const char **reason);
+		       unsigned long addr, enum op_reason *reason);
 
 /*
  * op_arch_insn_len() - the length of the original instruction at @addr,
@@ -128,7 +130,7 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
  * instruction boundary or the text there cannot be decoded.
  */
 int op_arch_insn_len(unsigned long func, unsigned long size,
-		     unsigned long addr, const char **reason);
+		     unsigned long addr, enum op_reason *reason);
 
 /*
  * op_arch_jump_label_in() - does the instruction of a jump label (static
@@ -237,7 +239,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed);
 void op_arch_unoptimize(struct list_head *sites, struct list_head *held);
 bool op_arch_detour_reached(const struct op_site *site);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
-const char *op_arch_opt_blocked(const struct op_site *site);
+enum op_reason op_arch_opt_blocked(const struct op_site *site);
 
 /* The most bytes a jump replaces: at least the probed instruction's first. */
 #define OP_OPT_SPAN	OP_ARCH_OPT_SPAN

@@ -57,7 +57,7 @@ static int sites_show(struct seq_file *m, void *v)
 	list_for_each_entry(site, &op_all_sites, all)
 		seq_printf(m, "0x%lx %pS %s %u %s\n", site->addr, (void *)site->addr,
 			   op_opt_state_name(site->state), site->nr_enabled,
-			   op_site_reason(site));
+			   op_reason_text(op_site_reason(site)));
 	mutex_unlock(&op_mutex);
 	return 0;
 }

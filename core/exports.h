@@ -6,8 +6,9 @@
  *
  * The kernel-symbol resolver (ksyms.h: op_ksyms_resolve(), op_ksym_addr(),
  * op_ksym_at(), op_arch_ksym_callable(), op_arch_kcall_direct()), so that
- * a test resolves what it reads as optprobe does; the counters and
- * switches below; and the backend's own (exports-arch.h).
+ * a test resolves what it reads as optprobe does; reasons by name
+ * (reasons.h: op_reason_text()); the counters and switches below; and
+ * the backend's own (exports-arch.h).
  */
 #ifndef OPTPROBE_EXPORTS_H
 #define OPTPROBE_EXPORTS_H
@@ -15,11 +16,14 @@
 #include <linux/types.h>
 
 #include "ksyms.h"
+#include "reasons.h"
 
 struct optprobe;
 
 /* api.c: hits of a registered probe that ran its handlers */
 unsigned long op_probe_hits(const struct optprobe *p);
+/* api.c: why it is not optimized, OP_R_NONE if it is (optprobe_reason()'s text) */
+enum op_reason op_probe_reason(const struct optprobe *p);
 
 /* dispatch.c: breakpoint traps taken, all probes together */
 unsigned long op_bp_traps(void);

@@ -37,14 +37,15 @@ int op_site_change(struct op_site *site, struct list_head *unopt);
 void op_site_drop_sole(struct op_site *site);
 void op_sites_unlist(struct list_head *release);
 void op_sites_exit(void);
-void op_site_rejoin(struct op_site *site);
-void op_site_unjoin(struct op_site *site);
+void op_site_join(struct op_site *site, struct optprobe *p);
+void op_site_leave(struct op_site *site, struct optprobe *p);
+void op_site_wait(struct op_site *site);
 void op_release(struct list_head *release);
-struct op_site *op_site_create(unsigned long addr, struct module *mod, const char **why);
+struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_reason *why);
 void op_site_add(struct op_site *site);
 void op_site_remove_new(struct op_site *site);
 void op_site_free_unused(struct op_site *site);
-const char *op_site_reason(const struct op_site *site);
+enum op_reason op_site_reason(const struct op_site *site);
 
 /* A per-CPU counter's sum over the CPUs, for readers off the hit path. */
 static inline unsigned long op_percpu_sum(const unsigned long __percpu *counter)
@@ -58,9 +59,9 @@ static inline unsigned long op_percpu_sum(const unsigned long __percpu *counter)
 }
 
 /* validate.c */
-int op_probe_address(const struct optprobe *p, unsigned long *addr, const char **why);
-int op_check_address(unsigned long addr, struct module **mod, const char **why);
-int op_next_insn(unsigned long addr, unsigned long *next, const char **why);
+int op_probe_address(const struct optprobe *p, unsigned long *addr, enum op_reason *why);
+int op_check_address(unsigned long addr, struct module **mod, enum op_reason *why);
+int op_next_insn(unsigned long addr, unsigned long *next, enum op_reason *why);
 
 /* blacklist.c */
 int op_blacklist_init(void);

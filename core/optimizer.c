@@ -126,7 +126,7 @@ void op_site_disarm(struct op_site *site)
 		op_ftrace_disarm(site);
 	else
 		op_arch_disarm(site);
-	site->reason = NULL;
+	site->reason = OP_R_NONE;
 }
 
 /**
@@ -146,19 +146,19 @@ void op_site_gone(struct op_site *site)
 	op_site_move(site, OP_ST_GONE);
 }
 
-/* Why @site must not be optimized now, or NULL if it may be. */
-static const char *op_opt_unwanted(const struct op_site *site)
+/* Why @site must not be optimized now, or OP_R_NONE if it may be. */
+static enum op_reason op_opt_unwanted(const struct op_site *site)
 {
 	if (!op_site_wanted(site))
-		return "not optimized while disarmed";
+		return OP_R_DISARMED;
 	if (site->ftrace)
-		return "function entry: runs through ftrace";
+		return OP_R_FTRACE_ENTRY;
 	if (!op_optimize_enabled())
-		return "optimization switched off (the optimize switch)";
+		return OP_R_OPTIMIZE_OFF;
 	if (site->noopt)
-		return "a probe forbids it (OPTPROBE_F_NOOPT)";
+		return OP_R_NOOPT;
 	if (site->init)
-		return "module init text: it runs once, then it is freed";
+		return OP_R_INIT_TEXT;
 	return op_arch_opt_blocked(site);
 }
 
@@ -170,7 +170,7 @@ static const char *op_opt_unwanted(const struct op_site *site)
  */
 bool op_opt_wanted(struct op_site *site)
 {
-	const char *why = op_opt_unwanted(site);
+	enum op_reason why = op_opt_unwanted(site);
 
 	if (why)
 		site->reason = why;
@@ -188,7 +188,7 @@ void op_opt_queue(struct op_site *site)
 	if (site->state != OP_ST_ARMED || !op_opt_wanted(site))
 		return;
 	/* a first try: no refusal to tell of yet (op_site_reason()) */
-	site->reason = NULL;
+	site->reason = OP_R_NONE;
 	op_site_move(site, OP_ST_QUEUED);
 	op_site_list(site, &op_opt_queued);
 	queue_delayed_work(op_optimizer_wq, &op_optimizer_work, OP_OPT_DELAY);
@@ -244,7 +244,7 @@ void op_opt_rehold(struct op_site *site)
 	if (!op_site_move(site, OP_ST_UNOPTIMIZING))
 		return;
 	__module_get(THIS_MODULE);
-	site->reason = "a kernel kprobe holds its jump";
+	site->reason = OP_R_KPROBE_HOLDS_JUMP;
 	op_site_list(site, &op_opt_held);
 	op_opt_recheck_later();
 }
@@ -289,7 +289,7 @@ void op_opt_unoptimize(struct list_head *sites)
 			module_put(THIS_MODULE);
 		if (site->unopt_disarm) {
 			op_site_move(site, OP_ST_DISARMED);
-			site->reason = NULL;
+			site->reason = OP_R_NONE;
 		} else {
 			op_site_move(site, OP_ST_ARMED);
 		}
@@ -298,7 +298,7 @@ void op_opt_unoptimize(struct list_head *sites)
 		if (site->state == OP_ST_OPTIMIZED) {
 			__module_get(THIS_MODULE);
 			op_site_move(site, OP_ST_UNOPTIMIZING);
-			site->reason = "a kernel kprobe holds its jump";
+			site->reason = OP_R_KPROBE_HOLDS_JUMP;
 		}
 		op_site_list(site, &op_opt_held);
 	}
@@ -341,13 +341,13 @@ int op_opt_make_room(unsigned long addr)
 			continue;
 		}
 		op_arch_opt_unprepare(site);
-		site->reason = "another probe inside the bytes its jump would replace";
+		site->reason = OP_R_PROBE_IN_JUMP;
 		op_opt_park(site);
 	}
 	op_opt_unoptimize(&unopt);
 	list_for_each_entry_safe(site, tmp, &unopt, opt_list) {
 		if (site->state == OP_ST_ARMED) {
-			site->reason = "another probe inside the bytes its jump would replace";
+			site->reason = OP_R_PROBE_IN_JUMP;
 			op_opt_park(site);
 			continue;
 		}
@@ -426,7 +426,7 @@ static void op_opt_patch_prepared(void)
 	list_for_each_entry_safe(site, tmp, &batch, opt_list) {
 		op_site_list(site, NULL);
 		op_site_move(site, OP_ST_OPTIMIZED);
-		site->reason = NULL;
+		site->reason = OP_R_NONE;
 	}
 	list_for_each_entry_safe(site, tmp, &failed, opt_list) {
 		op_arch_opt_unprepare(site);

@@ -56,14 +56,16 @@ static LIST_HEAD(op_rets_draining);	/* unregistered, with calls in flight */
 static struct workqueue_struct *op_ret_wq;
 static struct tracepoint *op_ret_exit_tp;
 
-static void op_ret_warn(const struct optretprobe *rp, const char *what, const char *why, int err)
+static void op_ret_warn(const struct optretprobe *rp, const char *what, enum op_reason why, int err)
 {
 	if (rp->flags & OPTPROBE_F_QUIET)
 		return;
 	if (rp->symbol)
-		pr_warn("cannot %s return probe on %s: %s (%d)\n", what, rp->symbol, why, err);
+		pr_warn("cannot %s return probe on %s: %s (%d)\n", what, rp->symbol,
+			op_reason_text(why), err);
 	else
-		pr_warn("cannot %s return probe on %pS: %s (%d)\n", what, rp->addr, why, err);
+		pr_warn("cannot %s return probe on %pS: %s (%d)\n", what, rp->addr,
+			op_reason_text(why), err);
 }
 
 /* A new instance for @ret's pool, which @add puts there; false if none could be had. */
@@ -339,21 +341,21 @@ static void op_ret_drain(struct op_ret *ret)
 
 /* The address of the function's entry that @rp names, as for an optprobe on symbol + 0. */
 static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *entry,
-				const char **why)
+				enum op_reason *why)
 {
 	unsigned long func, size, offset;
 
 	if (rp->symbol) {
 		func = op_kcall(kallsyms_lookup_name)(rp->symbol);
 		if (!func) {
-			*why = "unknown symbol";
+			*why = OP_R_UNKNOWN_SYMBOL;
 			return -ENOENT;
 		}
 	} else {
 		func = (unsigned long)rp->addr;
 	}
 	if (!op_kcall(kallsyms_lookup_size_offset)(func, &size, &offset) || offset) {
-		*why = "not the start of a function";
+		*why = OP_R_RET_NOT_START;
 		return -EINVAL;
 	}
 	/*
@@ -362,38 +364,38 @@ static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *ent
 	 */
 	if (func == (unsigned long)op_ret_exit_tp->iterator ||
 	    func == (unsigned long)op_ret_exit_tp->static_call_tramp) {
-		*why = "it calls optprobe's task-exit hook (sched_process_exit)";
+		*why = OP_R_RET_EXIT_HOOK;
 		return -EINVAL;
 	}
 	/* called after that hook, never returns: a call would stay in flight */
 	if (func == (unsigned long)op_ksyms.do_task_dead) {
-		*why = "it never returns (a dying task's last call)";
+		*why = OP_R_RET_NEVER_RETURNS;
 		return -EINVAL;
 	}
 	*entry = op_kcall(ftrace_location)(func) ?: op_arch_local_entry(func);
 	return 0;
 }
 
-static int op_ret_check(const struct optretprobe *rp, const char **why)
+static int op_ret_check(const struct optretprobe *rp, enum op_reason *why)
 {
 	if (rp->priv) {
-		*why = "already registered";
+		*why = OP_R_ALREADY_REGISTERED;
 		return -EEXIST;
 	}
 	if (!rp->handler) {
-		*why = "no handler";
+		*why = OP_R_NO_HANDLER;
 		return -EINVAL;
 	}
 	if (rp->maxactive < 0) {
-		*why = "maxactive < 0";
+		*why = OP_R_RET_MAXACTIVE;
 		return -EINVAL;
 	}
 	if (!rp->symbol == !rp->addr) {
-		*why = "give exactly one of symbol and addr";
+		*why = OP_R_SYMBOL_XOR_ADDR;
 		return -EINVAL;
 	}
 	if (rp->data_size > OPTRETPROBE_DATA_MAX) {
-		*why = "data_size > OPTRETPROBE_DATA_MAX";
+		*why = OP_R_RET_DATA_SIZE;
 		return -E2BIG;
 	}
 	return 0;
@@ -444,7 +446,7 @@ fail_free:
 
 static int op_ret_register_locked(struct optretprobe *rp)
 {
-	const char *why = "out of memory";
+	enum op_reason why = OP_R_NOMEM;
 	unsigned long entry;
 	struct op_ret *ret;
 	int err;
@@ -457,7 +459,7 @@ static int op_ret_register_locked(struct optretprobe *rp)
 	if (IS_ERR(ret)) {
 		err = PTR_ERR(ret);
 		if (err == -ENOSPC)
-			why = "the backend's instances, for all return probes, are all taken";
+			why = OP_R_RET_POOL_TAKEN;
 		goto fail;
 	}
 	rp->nmissed = 0;
@@ -465,7 +467,7 @@ static int op_ret_register_locked(struct optretprobe *rp)
 	if (err) {
 		/* never armed: nothing was in flight */
 		op_ret_free(ret);
-		why = "cannot probe the function's entry";
+		why = OP_R_RET_ENTRY;
 		goto fail;
 	}
 	list_add_tail(&ret->list, &op_rets);
@@ -493,7 +495,7 @@ static void op_ret_unregister_batch(struct optretprobe **rps, unsigned int n)
 	for (i = 0; i < n; i++) {
 		ret = rps[i]->priv;
 		if (!ret) {
-			op_ret_warn(rps[i], "unregister", "not registered", -EINVAL);
+			op_ret_warn(rps[i], "unregister", OP_R_NOT_REGISTERED, -EINVAL);
 			continue;
 		}
 		/* taken here, once: the same probe twice is "not registered" */

@@ -18,6 +18,7 @@
 #include <optprobe.h>
 
 #include "opt-state.h"
+#include "reasons.h"
 #include "site-arch.h"
 
 struct module;
@@ -33,7 +34,7 @@ struct op_site {
 	bool ftrace;			/* at a function's ftrace site */
 	enum optprobe_mode bp_mode;	/* TRAP or BOOSTED: the breakpoint path's */
 	enum op_opt_state state;	/* the optimizer's; moved only by optimizer.c */
-	const char *reason;		/* why the optimizer last refused or stopped */
+	enum op_reason reason;		/* why the optimizer last refused or stopped */
 	unsigned int nr_enabled;	/* probes not disabled */
 	bool post;			/* an enabled probe has a post handler */
 	struct optprobe *sole;		/* the hit path's probe to call (sites.c) */

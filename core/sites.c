@@ -127,26 +127,26 @@ int op_site_change(struct op_site *site, struct list_head *unopt)
  * op_site_reason() - why @site is not optimized, read from its state
  * @site:	the site
  *
- * Return: "" when it is optimized.
+ * Return: OP_R_NONE when it is optimized.
  */
-const char *op_site_reason(const struct op_site *site)
+enum op_reason op_site_reason(const struct op_site *site)
 {
 	if (site->ftrace)
-		return "function entry: runs through ftrace";
+		return OP_R_FTRACE_ENTRY;
 	switch (READ_ONCE(site->state)) {
 	case OP_ST_OPTIMIZED:
 	case OP_ST_UNOPTIMIZING:
-		return "";
+		return OP_R_NONE;
 	case OP_ST_DISARMED:
-		return "not optimized while disarmed";
+		return OP_R_DISARMED;
 	case OP_ST_QUEUED:
 	case OP_ST_PREPARED:
 		/* tried again: why it was refused last time says more */
-		return READ_ONCE(site->reason) ?: "waiting for the optimizer";
+		return READ_ONCE(site->reason) ?: OP_R_WAITING;
 	case OP_ST_GONE:
-		return "its module was unloaded";
+		return OP_R_MODULE_GONE;
 	default:
-		return READ_ONCE(site->reason) ?: "not tried yet";
+		return READ_ONCE(site->reason) ?: OP_R_NOT_TRIED;
 	}
 }
 
@@ -181,21 +181,47 @@ void op_sites_unlist(struct list_head *release)
 }
 
 /**
- * op_site_rejoin() - a probe joins @site: it stops waiting to be freed
- * @site:	a site found by its address
+ * op_site_join() - @p joins @site's probes
+ * @site:	a new site, or one found by its address, which stops waiting
+ *		to be freed if it was
+ * @p:		the probe, counted among the enabled ones unless disabled
+ *
+ * The hit path sees @p from now on; op_site_change() brings the site to
+ * what its probes now ask.
  */
-void op_site_rejoin(struct op_site *site)
+void op_site_join(struct op_site *site, struct optprobe *p)
 {
 	lockdep_assert_held(&op_mutex);
 	list_del_init(&site->release);
+	list_add_tail_rcu(&p->list, &site->probes);
+	if (!p->disabled)
+		site->nr_enabled++;
 }
 
 /**
- * op_site_unjoin() - the probe that joined @site failed to arm
- * @site:	the site, back as it was; one left without probes had been
- *		waiting to be freed, and waits again
+ * op_site_leave() - @p leaves @site's probes
+ * @site:	its site
+ * @p:		the probe
+ *
+ * A hit may still run @p's handlers until a grace period has passed;
+ * op_site_change() brings the site to what its probes now ask.
  */
-void op_site_unjoin(struct op_site *site)
+void op_site_leave(struct op_site *site, struct optprobe *p)
+{
+	/* op_site_change() picks again, but not on a site whose module is gone */
+	op_site_drop_sole(site);
+	list_del_rcu(&p->list);
+	if (!p->disabled)
+		site->nr_enabled--;
+}
+
+/**
+ * op_site_wait() - a site found by its address was left without probes
+ * @site:	the site, back as it was before a probe that failed to arm
+ *		joined: one without probes had been waiting to be freed, and
+ *		waits again
+ */
+void op_site_wait(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
 	if (!list_empty(&site->probes))
@@ -320,7 +346,7 @@ void op_site_free_unused(struct op_site *site)
  * Context: op_mutex held.
  * Return: the site or an ERR_PTR().
  */
-struct op_site *op_site_create(unsigned long addr, struct module *mod, const char **why)
+struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_reason *why)
 {
 	struct op_site *site = kzalloc(sizeof(*site), GFP_KERNEL);
 	int ret;

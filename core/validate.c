@@ -23,7 +23,7 @@
  *
  * Return: 0; -ENOENT for an unknown symbol, -EINVAL past its end.
  */
-int op_probe_address(const struct optprobe *p, unsigned long *addr, const char **why)
+int op_probe_address(const struct optprobe *p, unsigned long *addr, enum op_reason *why)
 {
 	unsigned long func, entry, size, offset;
 
@@ -36,13 +36,13 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, const char *
 	}
 	func = op_kcall(kallsyms_lookup_name)(p->symbol);
 	if (!func) {
-		*why = "unknown symbol";
+		*why = OP_R_UNKNOWN_SYMBOL;
 		return -ENOENT;
 	}
 	if (p->offset) {
 		if (!op_kcall(kallsyms_lookup_size_offset)(func, &size, &offset) ||
 		    p->offset >= size - offset) {
-			*why = "offset beyond the end of the symbol";
+			*why = OP_R_OFFSET_BEYOND;
 			return -EINVAL;
 		}
 		*addr = func + p->offset;
@@ -60,25 +60,25 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, const char *
  * (core/module.c makes those probes GONE when the module goes live).
  * Both are checked under op_mutex, which the module notifier takes.
  */
-static int op_check_text(unsigned long addr, struct module **mod, const char **why)
+static int op_check_text(unsigned long addr, struct module **mod, enum op_reason *why)
 {
 	int ret = 0;
 
 	preempt_disable();
 	*mod = op_kcall(__module_text_address)(addr);
 	if (!*mod && !op_kcall(core_kernel_text)(addr)) {
-		*why = "not kernel or module text";
+		*why = OP_R_NOT_TEXT;
 		ret = -EINVAL;
 	} else if (*mod == THIS_MODULE) {
-		*why = "optprobe's own text";
+		*why = OP_R_OWN_TEXT;
 		ret = -EINVAL;
 	} else if (*mod && (*mod)->state != MODULE_STATE_LIVE &&
 		   (*mod)->state != MODULE_STATE_COMING) {
-		*why = "module going away";
+		*why = OP_R_MODULE_GOING;
 		ret = -EINVAL;
 	} else if (*mod && within_module_init(addr, *mod) &&
 		   (*mod)->state != MODULE_STATE_COMING) {
-		*why = "module init text, done with";
+		*why = OP_R_INIT_DONE;
 		ret = -EINVAL;
 	}
 	preempt_enable();
@@ -94,7 +94,7 @@ static int op_check_text(unsigned long addr, struct module **mod, const char **w
  * Return: 0, -EINVAL (never probed there), -EBUSY (another text user
  * owns it) or -EILSEQ (not an instruction boundary).
  */
-int op_check_address(unsigned long addr, struct module **mod, const char **why)
+int op_check_address(unsigned long addr, struct module **mod, enum op_reason *why)
 {
 	unsigned long size, offset;
 	struct kprobe *kp;
@@ -105,15 +105,15 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 	if (ret)
 		return ret;
 	if (op_kcall(within_kprobe_blacklist)(addr)) {
-		*why = "blacklisted (the kernel's kprobe blacklist, entry or noinstr text)";
+		*why = OP_R_KERNEL_BLACKLIST;
 		return -EINVAL;
 	}
 	if (op_blacklisted(addr)) {
-		*why = "blacklisted (optprobe's hit path, or text others rewrite)";
+		*why = OP_R_OWN_BLACKLIST;
 		return -EINVAL;
 	}
 	if (op_kcall(search_exception_tables)(addr)) {
-		*why = "exception-fixup site";
+		*why = OP_R_EXTABLE;
 		return -EINVAL;
 	}
 	rcu_read_lock();
@@ -126,15 +126,15 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
 		       op_kcall(ftrace_location)(addr) == addr);
 	rcu_read_unlock();
 	if (busy) {
-		*why = "a kprobe of the kernel's is there";
+		*why = OP_R_KPROBE_THERE;
 		return -EBUSY;
 	}
 	if (op_arch_jump_label_in(addr, addr)) {
-		*why = "a jump label is there";
+		*why = OP_R_JUMP_LABEL_THERE;
 		return -EBUSY;
 	}
 	if (!op_kcall(kallsyms_lookup_size_offset)(addr, &size, &offset)) {
-		*why = "no symbol covers it";
+		*why = OP_R_NO_SYMBOL;
 		return -EINVAL;
 	}
 	return op_arch_check_insn(addr - offset, size, addr, why);
@@ -153,7 +153,7 @@ int op_check_address(unsigned long addr, struct module **mod, const char **why)
  * Return: 0, -EINVAL (not text optprobe could probe, or no symbol covers
  * it) or -EILSEQ (not an instruction boundary, or not decodable).
  */
-int op_next_insn(unsigned long addr, unsigned long *next, const char **why)
+int op_next_insn(unsigned long addr, unsigned long *next, enum op_reason *why)
 {
 	unsigned long size, offset;
 	struct module *mod;
@@ -163,7 +163,7 @@ int op_next_insn(unsigned long addr, unsigned long *next, const char **why)
 	if (len)
 		return len;
 	if (!op_kcall(kallsyms_lookup_size_offset)(addr, &size, &offset)) {
-		*why = "no symbol covers it";
+		*why = OP_R_NO_SYMBOL;
 		return -EINVAL;
 	}
 	len = op_arch_insn_len(addr - offset, size, addr, why);

@@ -15,8 +15,11 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "exports.h"
 #include "optprobe_target_coming.h"
 #include "optprobe_test.h"
+
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 static bool self = true;
 module_param(self, bool, 0444);
@@ -68,8 +71,8 @@ static int self_pre(struct optprobe *p, struct pt_regs *regs)
  */
 static void __init coming_self_test(void)
 {
+	enum op_reason reason = OP_R_NONE;
 	int ret[NR_SELF], wrong, next_ret;
-	const char *reason = "";
 	struct ktap t;
 	void *inside;
 
@@ -81,7 +84,7 @@ static void __init coming_self_test(void)
 	ret[SELF_INIT] = next_ret ?: optprobe_register(&self_probes[SELF_INIT]);
 	wrong = coming_calls();
 	if (!ret[SELF_INIT]) {
-		reason = optprobe_reason(&self_probes[SELF_INIT]);
+		reason = op_probe_reason(&self_probes[SELF_INIT]);
 		/* its text goes after the init: gone then, unregistered now */
 		optprobe_unregister(&self_probes[SELF_INIT]);
 	}
@@ -94,8 +97,8 @@ static void __init coming_self_test(void)
 		   "%u and %u hits for %u calls each, %d wrong results",
 		   self_hits[SELF_CORE], self_hits[SELF_INIT], COMING_CALLS, wrong);
 	if (within_module_init((unsigned long)inside, THIS_MODULE))
-		ktap_check(&t, strstr(reason, "init text"), "init_text_not_optimized",
-			   "reason \"%s\"", reason);
+		ktap_check(&t, reason == OP_R_INIT_TEXT, "init_text_not_optimized",
+			   "reason \"%s\"", op_reason_text(reason));
 	else
 		ktap_skip(&t, "init_text_not_optimized", "init text kept with the core text");
 }

@@ -21,8 +21,11 @@
 #include <linux/module.h>
 #include <linux/uaccess.h>
 
+#include "exports.h"
 #include "optprobe_target_ppc.h"
 #include "optprobe_test.h"
+
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 #define IDLE_FN		"tick_nohz_restart_sched_tick"
 #define IDLE_MAX_SITES	8
@@ -30,7 +33,7 @@
 #define IDLE_ROUNDS	20
 #define MODULE_ROUNDS	50
 #define EXACT_CALLS	1000
-#define BRANCH_REASON	"a branch: the trap emulates it, a detour could not run it"
+#define BRANCH_REASON	OP_R_BRANCH_TRAP_ONLY
 
 static bool is_bl(u32 word)
 {
@@ -96,7 +99,7 @@ static void check_idle_path(struct ktap *t)
 		optprobe_sync();
 		for (i = 0; i < n; i++)
 			traps += optprobe_mode(&probes[i]) == OPTPROBE_MODE_TRAP &&
-				 !strcmp(optprobe_reason(&probes[i]), BRANCH_REASON);
+				 op_probe_reason(&probes[i]) == BRANCH_REASON;
 		/* the waker's CPU goes through them meanwhile */
 		msleep(50);
 		for (i = 0; i < n; i++)

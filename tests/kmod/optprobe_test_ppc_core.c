@@ -44,8 +44,6 @@
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 #define NR_CALLS	10
-#define FULL		"kernel-core detour space full"
-#define NOT_FOUND	"kernel-core detour cache not found: lookup disabled (core_cache_test_fail)"
 /* boundaries tried in a function for one that can be optimized */
 #define MAX_TRIES	24
 
@@ -296,7 +294,7 @@ static void check_share(struct ktap *t)
 			optprobe_sync();
 			if (optprobe_mode(p) == OPTPROBE_MODE_OPTIMIZED) {
 				n++;
-			} else if (!strcmp(optprobe_reason(p), FULL)) {
+			} else if (op_probe_reason(p) == OP_R_CORE_CACHE_FULL) {
 				parked = p;
 				reason = optprobe_reason(p);
 			} else {
@@ -323,7 +321,7 @@ static void check_share(struct ktap *t)
 static void check_not_found(struct ktap *t)
 {
 	struct core_fn *f = &core_fns[0];
-	const char *reason = "";
+	enum op_reason reason = OP_R_NONE;
 	int ret, mode = -1, mode_after = -1;
 	unsigned int wrong = 0;
 	struct optprobe p;
@@ -334,14 +332,14 @@ static void check_not_found(struct ktap *t)
 	if (!ret && !optprobe_register(&p)) {
 		optprobe_sync();
 		mode = optprobe_mode(&p);
-		reason = optprobe_reason(&p);
+		reason = op_probe_reason(&p);
 		wrong = calls(f, NR_CALLS);
 		optprobe_unregister(&p);
 	}
-	ktap_check(t, mode == OPTPROBE_MODE_TRAP && !strcmp(reason, NOT_FOUND) && !wrong &&
+	ktap_check(t, mode == OPTPROBE_MODE_TRAP && reason == OP_R_CORE_CACHE_NOT_FOUND && !wrong &&
 		   counted == NR_CALLS, "cache_not_found_stays_trap",
-		   "set %d, mode %d: %s; %u wrong, %u hits for %u calls", ret, mode, reason, wrong,
-		   counted, NR_CALLS);
+		   "set %d, mode %d: %s; %u wrong, %u hits for %u calls", ret, mode,
+		   op_reason_text(reason), wrong, counted, NR_CALLS);
 	ret = op_ppc_core_set_test_fail(false);
 	if (!ret && !optprobe_register(&p)) {
 		optprobe_sync();

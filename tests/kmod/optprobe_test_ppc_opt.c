@@ -32,8 +32,11 @@
 #include <asm/cputable.h>
 #include <asm/kup.h>
 
+#include "exports.h"
 #include "optprobe_target_ppc.h"
 #include "optprobe_test.h"
+
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 /* what loads read, and where stores write */
 static unsigned long data[4] = {
@@ -196,7 +199,7 @@ static const char *regs_diff(const struct pt_regs *x, const struct pt_regs *trap
  * the probe changes; the stack pointer too.
  */
 static noinline int run(const struct ppc_case *c, unsigned int flags, unsigned long *result,
-			const char **reason)
+			enum op_reason *reason)
 {
 	struct optprobe p;
 	int ret, mode;
@@ -213,7 +216,7 @@ static noinline int run(const struct ppc_case *c, unsigned int flags, unsigned l
 		return ret;
 	optprobe_sync();
 	mode = optprobe_mode(&p);
-	*reason = optprobe_reason(&p);
+	*reason = op_probe_reason(&p);
 	*result = target_call(c->fn, c->a, c->b);
 	optprobe_unregister(&p);
 	return mode;
@@ -222,7 +225,7 @@ static noinline int run(const struct ppc_case *c, unsigned int flags, unsigned l
 /* A call of @c, without a probe of this test's own. */
 static unsigned long call(const struct ppc_case *c)
 {
-	const char *reason;
+	enum op_reason reason;
 	unsigned long result;
 
 	run(c, UNPROBED, &result, &reason);
@@ -234,8 +237,9 @@ static void check_class(struct ktap *t, struct ppc_case *c)
 	unsigned long want, got_trap, got_opt;
 	struct pt_regs trap_pre, trap_post;
 	unsigned int trap_hits, opt_hits;
-	const char *reason = "", *diff;
+	enum op_reason reason = OP_R_NONE;
 	char name[TEST_NAME_LEN], buf[DIFF_LEN];
+	const char *diff;
 	int trap_mode, opt_mode, i;
 
 	if (!isa_has(c->isa)) {
@@ -259,7 +263,7 @@ static void check_class(struct ktap *t, struct ppc_case *c)
 
 	ktap_check(t, trap_mode == OPTPROBE_MODE_TRAP && opt_mode == OPTPROBE_MODE_OPTIMIZED,
 		   test_name(name, c->name, "optimized"), "modes %d and %d: %s", trap_mode,
-		   opt_mode, reason);
+		   opt_mode, op_reason_text(reason));
 	ktap_check(t, got_trap == want && got_opt == want && trap_hits == 11 && opt_hits == 11,
 		   test_name(name, c->name, "result_unchanged"),
 		   "%#lx trap, %#lx optimized, want %#lx; hits pre*10+post %u trap, %u optimized",
@@ -274,10 +278,10 @@ static void check_class(struct ktap *t, struct ppc_case *c)
 struct refused_case {
 	struct ppc_case c;
 	unsigned int hits;
-	const char *reason;
+	enum op_reason reason;
 };
 
-#define BRANCH_REASON	"a branch: the trap emulates it, a detour could not run it"
+#define BRANCH_REASON	OP_R_BRANCH_TRAP_ONLY
 
 #define REFUSED(n, off, x, y, h, r) { CASE(n, off, x, y), h, r }
 
@@ -290,7 +294,7 @@ static struct refused_case refused[] = {
 	REFUSED(bctr, 4, 1, 0, 1, BRANCH_REASON),	/* bcl 20,31 */
 	REFUSED(bctr, 24, 1, 0, 1, BRANCH_REASON),
 	{ { "addpcis", "optprobe_target_ppc_addpcis", 0, 0, 0, ISA_300 }, 1,
-	  "addpcis: its result depends on where it runs" },
+	  OP_R_INSN_ADDPCIS },
 };
 
 static void check_refused(struct ktap *t, struct refused_case *r)
@@ -298,7 +302,7 @@ static void check_refused(struct ktap *t, struct refused_case *r)
 	struct ppc_case *c = &r->c;
 	char name[TEST_NAME_LEN];
 	unsigned long want, got;
-	const char *reason = "";
+	enum op_reason reason = OP_R_NONE;
 	int mode;
 
 	snprintf(name, sizeof(name), "%s_at_%u_stays_trap", c->name, c->offset);
@@ -312,10 +316,10 @@ static void check_refused(struct ktap *t, struct refused_case *r)
 	}
 	run(c, UNPROBED, &want, &reason);
 	mode = run(c, 0, &got, &reason);
-	ktap_check(t, mode == OPTPROBE_MODE_TRAP && !strcmp(reason, r->reason) && got == want &&
+	ktap_check(t, mode == OPTPROBE_MODE_TRAP && reason == r->reason && got == want &&
 		   seen.pre_hits == r->hits && seen.post_hits == r->hits, name,
 		   "mode %d (%s), returned %#lx, want %#lx, %u pre and %u post hits, want %u",
-		   mode, reason, got, want, seen.pre_hits, seen.post_hits, r->hits);
+		   mode, op_reason_text(reason), got, want, seen.pre_hits, seen.post_hits, r->hits);
 }
 
 /*
@@ -347,7 +351,7 @@ static void check_reserve(struct ktap *t)
 	}
 }
 
-#define FAR_REASON	"no memory for a detour within branch range (32 MB) of its module"
+#define FAR_REASON	OP_R_NO_MODULE_AREA
 
 /* The function 33 MB from either end of its module's text stays a trap. */
 static void check_far(struct ktap *t)
@@ -358,14 +362,14 @@ static void check_far(struct ktap *t)
 	unsigned long fn = (unsigned long)far.fn, got;
 	unsigned long below = fn - (unsigned long)optprobe_target_ppc_far.text_start;
 	unsigned long above = (unsigned long)optprobe_target_ppc_far.text_end - fn;
-	const char *reason = "";
+	enum op_reason reason = OP_R_NONE;
 	int mode;
 
 	ktap_check(t, below > SZ_32M && above > SZ_32M, "far_function_is_out_of_any_reach",
 		   "%#lx bytes of module text below it, %#lx above", below, above);
 	mode = run(&far, 0, &got, &reason);
-	ktap_check(t, mode == OPTPROBE_MODE_TRAP && !strcmp(reason, FAR_REASON),
-		   "far_function_stays_trap", "mode %d: %s", mode, reason);
+	ktap_check(t, mode == OPTPROBE_MODE_TRAP && reason == FAR_REASON,
+		   "far_function_stays_trap", "mode %d: %s", mode, op_reason_text(reason));
 	ktap_check(t, got == 1 + 2 + 9 && seen.pre_hits == 1 && seen.post_hits == 1,
 		   "far_function_result_unchanged", "returned %lu, %u pre and %u post hits", got,
 		   seen.pre_hits, seen.post_hits);

@@ -23,7 +23,10 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "exports.h"
 #include "optprobe_test.h"
+
+MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 /* as optprobe_test_workload.sh reads */
 #define READ_SIZE	3001
@@ -67,6 +70,13 @@ static int opt_pre(struct optprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/* What excuses a probe that must be optimized: powerpc's detour area out of reach. */
+#ifdef CONFIG_PPC
+#define FAR_AREA	OP_R_CORE_AREA_FAR
+#else
+#define FAR_AREA	OP_R_COUNT	/* nothing */
+#endif
+
 /*
  * Optimized, or a breakpoint (boosted or not) that says why not: only the
  * kernel's detour area held by the kernel if it must be optimized.
@@ -74,15 +84,15 @@ static int opt_pre(struct optprobe *p, struct pt_regs *regs)
 static bool mode_as_expected(const struct opt_probe *op)
 {
 	enum optprobe_mode mode = optprobe_mode(&op->p);
-	const char *reason = optprobe_reason(&op->p);
+	enum op_reason reason = op_probe_reason(&op->p);
 
 	if (mode == OPTPROBE_MODE_OPTIMIZED)
 		return true;
 	if (mode != OPTPROBE_MODE_TRAP && mode != OPTPROBE_MODE_BOOSTED)
 		return false;
 	if (op->must_optimize)
-		return !IS_ENABLED(CONFIG_X86) && strstr(reason, "(optinsn_slot)");
-	return *reason && !strstr(reason, "waiting for the optimizer");
+		return reason == FAR_AREA;
+	return reason != OP_R_NONE && reason != OP_R_WAITING;
 }
 
 static void check_optimized(struct ktap *t, struct opt_probe *op)

@@ -148,7 +148,7 @@ static void check_cold_join(struct ktap *t)
 		optprobe_sync();
 	}
 	optimized = !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED;
-	ktap_check(t, !ret && !optimized && strstr(optprobe_reason(&p), "another symbol"),
+	ktap_check(t, !ret && !optimized && op_probe_reason(&p) == OP_R_FOREIGN_JUMP,
 		   "cold_join_refused", "join %pS, probe %pS: register %d, mode %s, reason \"%s\"",
 		   (void *)join, (void *)probe, ret, ret ? "-" : test_mode_name(optprobe_mode(&p)),
 		   ret ? "" : optprobe_reason(&p));

@@ -86,32 +86,32 @@ struct opt_case {
 	const char *name;
 	target_fn fn;
 	unsigned int offset;	/* of the probe in fn */
-	const char *refusal;	/* NULL: optimizable; else part of the reason */
+	enum op_reason refusal;	/* OP_R_NONE: optimizable; else why not */
 	bool swap;		/* called with (ARG_B, ARG_A) */
 };
 
 static struct opt_case cases[] = {
-	{ "riprel_load", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "riprel_store", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "pushpop", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "flags", NULL, OP_TX86_FLAGS_PROBE, NULL },
-	{ "shift", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "call_in_region", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "call_end", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "jcc8_end_taken", NULL, OP_TX86_END_PROBE, NULL },
-	{ "jcc8_end_not_taken", NULL, OP_TX86_END_PROBE, NULL, true },
-	{ "jcc32_end_taken", NULL, OP_TX86_END_PROBE, NULL },
-	{ "jcc32_end_not_taken", NULL, OP_TX86_END_PROBE, NULL, true },
-	{ "jmp8_end", NULL, OP_TX86_END_PROBE, NULL },
-	{ "jmp32_end", NULL, OP_TX86_END_PROBE, NULL },
-	{ "retpoline_tail_call", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "return_thunk", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "jump_table_read", NULL, OP_TX86_AFTER_ENDBR(0), NULL },
-	{ "jump_table_entry_inside", NULL, OP_TX86_TABLE_PROBE, "jump table entry lands inside" },
-	{ "jump_into", NULL, OP_TX86_AFTER_ENDBR(0), "lands inside" },
-	{ "jump_table", NULL, OP_TX86_AFTER_ENDBR(0), "indirect jump" },
-	{ "jmp8_cold", NULL, OP_TX86_BRANCH_PROBE, "after an unconditional jmp" },
-	{ "jmp_next", NULL, OP_TX86_AFTER_ENDBR(0), "after an unconditional jmp" },
+	{ "riprel_load", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "riprel_store", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "pushpop", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "flags", NULL, OP_TX86_FLAGS_PROBE, OP_R_NONE },
+	{ "shift", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "call_in_region", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "call_end", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "jcc8_end_taken", NULL, OP_TX86_END_PROBE, OP_R_NONE },
+	{ "jcc8_end_not_taken", NULL, OP_TX86_END_PROBE, OP_R_NONE, true },
+	{ "jcc32_end_taken", NULL, OP_TX86_END_PROBE, OP_R_NONE },
+	{ "jcc32_end_not_taken", NULL, OP_TX86_END_PROBE, OP_R_NONE, true },
+	{ "jmp8_end", NULL, OP_TX86_END_PROBE, OP_R_NONE },
+	{ "jmp32_end", NULL, OP_TX86_END_PROBE, OP_R_NONE },
+	{ "retpoline_tail_call", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "return_thunk", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "jump_table_read", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_NONE },
+	{ "jump_table_entry_inside", NULL, OP_TX86_TABLE_PROBE, OP_R_TABLE_INTO_JUMP },
+	{ "jump_into", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_JUMP_INTO_JUMP },
+	{ "jump_table", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_INDIRECT_AND_ADDRESS },
+	{ "jmp8_cold", NULL, OP_TX86_BRANCH_PROBE, OP_R_AFTER_JMP },
+	{ "jmp_next", NULL, OP_TX86_AFTER_ENDBR(0), OP_R_AFTER_JMP },
 };
 
 static void cases_init(void)
@@ -335,7 +335,7 @@ static void check_refused(struct ktap *t, const struct opt_case *c)
 	ret = probe_at(&p, probe_addr(c), false, 0);
 	optprobe_sync();
 	optimized = !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED;
-	ktap_check(t, !ret && !optimized && strstr(optprobe_reason(&p), c->refusal),
+	ktap_check(t, !ret && !optimized && op_probe_reason(&p) == c->refusal,
 		   test_name(name, c->name, "refused"), "register %d, mode %s, reason \"%s\"", ret,
 		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
 	got = optimized ? LONG_MIN : call_target(c);
@@ -368,7 +368,7 @@ static void check_static_key(struct ktap *t)
 	ret = probe_at(&p, addr, false, 0);
 	optprobe_sync();
 	optimized = !ret && optprobe_mode(&p) == OPTPROBE_MODE_OPTIMIZED;
-	ktap_check(t, !ret && !optimized && strstr(optprobe_reason(&p), "jump label"),
+	ktap_check(t, !ret && !optimized && op_probe_reason(&p) == OP_R_JUMP_LABEL_INTO_JUMP,
 		   "static_key_target_refused", "register %d, mode %s, reason \"%s\"", ret,
 		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
 	got = call_args(x->static_key, ARG_A, ARG_B);
@@ -528,7 +528,7 @@ static void check_probe_inside(struct ktap *t)
 	optprobe_sync();
 	got = call_target(&cases[2]);
 	ktap_check(t, !ret && !ret2 && optprobe_mode(&outer) != OPTPROBE_MODE_OPTIMIZED &&
-		   strstr(optprobe_reason(&outer), "another probe inside"),
+		   op_probe_reason(&outer) == OP_R_PROBE_IN_JUMP,
 		   "inside_sends_outer_back", "register %d/%d, outer %s: %s", ret, ret2,
 		   test_mode_name(optprobe_mode(&outer)), ret ? "" : optprobe_reason(&outer));
 	ktap_check(t, got == want && !ret && !ret2 && op_probe_hits(&outer) == CALLS &&
@@ -595,7 +595,7 @@ static void check_branch(struct ktap *t, const char *case_name, target_fn fn,
 	optprobe_sync();
 	reason = ret ? "" : optprobe_reason(&p);
 	ktap_check(t, !ret && !ret2 && optprobe_mode(&p) != OPTPROBE_MODE_OPTIMIZED &&
-		   strstr(reason, "post handler"),
+		   op_probe_reason(&p) == OP_R_POST_ON_BRANCH,
 		   test_name(name, case_name, "post_sends_back"), "register %d/%d, mode %s: %s",
 		   ret, ret2, test_mode_name(optprobe_mode(&p)), reason);
 	got = call_args(fn, a, b);
@@ -727,7 +727,7 @@ static void check_enable_post(struct ktap *t)
 	ret3 = ret2 ?: optprobe_enable(&q);
 	optprobe_sync();
 	ktap_check(t, !ret && !ret3 && optprobe_mode(&p) != OPTPROBE_MODE_OPTIMIZED &&
-		   strstr(optprobe_reason(&p), "post handler"),
+		   op_probe_reason(&p) == OP_R_POST_ON_BRANCH,
 		   "enable_post_sends_back", "register %d, enable %d, mode %s: %s", ret, ret3,
 		   test_mode_name(optprobe_mode(&p)), ret ? "" : optprobe_reason(&p));
 	got = call_args(op_tx86_targets.jcc, ARG_A, ARG_B);
