@@ -5,12 +5,14 @@
  *
  * The cache cuts the first page of the kernel's 64 KiB detour area
  * (optinsn_slot, in kernel text) into slots of the kernel's detour size;
- * the kernel's own kprobes use a few.  optprobe is a second tenant: it takes and returns whole
- * slots only through the kernel's __get_insn_slot() and
- * __free_insn_slot(), which take the cache's mutex, and never writes a
- * byte outside the slots it got.  It leaves the kernel a share: at most
- * op_ppc_core_share slots are optprobe's (by default all but 16 of those
- * free at load).
+ * the kernel's own kprobes use a few.  optprobe is a second tenant: it
+ * takes and returns whole slots only through the kernel's
+ * __get_insn_slot() and __free_insn_slot(), which take the cache's mutex,
+ * and never writes a byte outside the slots it got.  It leaves the kernel
+ * a share: at most op_ppc_core_share slots are optprobe's (by default all
+ * but 16 of those free at load).  Where pages are smaller than the area,
+ * the rest of it is core-tail.c's, which asks this file to prove from the
+ * running kernel that it is nobody's (op_ppc_core_page_pin()).
  *
  * Finding the cache: the kernel has no KALLSYMS_ALL, so the data symbol
  * is not in kallsyms.  Three kernel functions pass it to a call in r3:
@@ -30,7 +32,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/seq_file.h>
@@ -49,7 +50,7 @@
  * a quarter of them where slots are few.  The cache cuts one page of the
  * area into slots: Debian's 6.1 has 64 KiB pages, 150 slots of 436 bytes;
  * its 6.12 has 4 KiB pages, 9 slots, and the other 60 KiB of the area are
- * used by nobody.
+ * used by nobody but optprobe (core-tail.c).
  */
 #define OP_PPC_CORE_KERNEL_KEEPS	16
 
@@ -355,6 +356,69 @@ void op_ppc_core_slot_put(void *slot)
 }
 
 /**
+ * op_ppc_core_page_pin() - hold a slot of the kernel's detour cache, and
+ * prove from the running kernel that the rest of its area is nobody's
+ * @why:	set to the check that failed
+ * @lasting:	set if that check would fail again: the kernel is not as
+ *		expected; else (no cache, no slot left) it may pass later
+ *
+ * The kernel's page allocator for the cache, alloc_optinsn_page(), hands
+ * out optinsn_slot once and nothing while it is in use: the rest of the
+ * area is nobody's while the cache has that one page.  The slot held (the
+ * pin) keeps it in use: the kernel frees a page only once it has no slot
+ * used, and never its last one.  Then the cache must have exactly that
+ * page, and its own allocator, asked under the cache's mutex as the
+ * kernel asks it, must have no other to give.
+ *
+ * Context: op_mutex held; sleeps.
+ * Return: the pin, for op_ppc_core_slot_put() once the rest of the area
+ * is given back, or NULL.
+ */
+void *op_ppc_core_page_pin(const char **why, bool *lasting)
+{
+	struct op_ppc_insn_page *page;
+	unsigned int pages = 0;
+	void *pin, *other = NULL;
+	bool ours = false;
+	size_t size;
+
+	lockdep_assert_held(&op_mutex);
+	*lasting = false;
+	if (!op_ppc_cache) {
+		*why = "the kernel's detour cache was not found";
+		return NULL;
+	}
+	pin = op_ppc_core_slot_get(&size);
+	if (!pin) {
+		*why = "no slot of the cache left to pin its page";
+		return NULL;
+	}
+	*lasting = true;
+	mutex_lock(&op_ppc_cache->mutex);
+	list_for_each_entry(page, &op_ppc_cache->pages, list) {
+		pages++;
+		ours = page->insns == op_ksyms.arch.optinsn_slot;
+	}
+	if (pages == 1 && ours) {
+		other = op_ppc_cache->alloc();
+		/* as the kernel gives back a page it did not use */
+		if (other)
+			op_ppc_cache->free(other);
+	}
+	mutex_unlock(&op_ppc_cache->mutex);
+	if (pages != 1 || !ours) {
+		*why = "the cache does not have exactly one page, at optinsn_slot";
+	} else if (other) {
+		*why = "alloc_optinsn_page() gave a page while the cache's was in use";
+	} else {
+		*why = NULL;
+		return pin;
+	}
+	op_ppc_core_slot_put(pin);
+	return NULL;
+}
+
+/**
  * op_ppc_core_cache_why() - why no slot of the kernel's detour cache
  *
  * Context: op_mutex held.
@@ -430,20 +494,25 @@ int op_ppc_core_set_test_fail(bool fail)
 }
 EXPORT_SYMBOL_NS_GPL(op_ppc_core_set_test_fail, OPTPROBE_INTERNAL);
 
-/*
- * Debugfs "core_cache": where the kernel's detour cache is and how it was
- * found, how many slots the kernel and optprobe use, optprobe's share.
+/**
+ * op_ppc_core_cache_show() - debugfs "core_cache", the cache's part
+ * @m:	the file
+ *
+ * Where the kernel's detour cache is and how it was found, how many slots
+ * the kernel and optprobe use, optprobe's share (core-tail.c owns the
+ * file and adds the rest of the area).
+ *
+ * Context: op_mutex held.
  */
-static int core_cache_show(struct seq_file *m, void *v)
+void op_ppc_core_cache_show(struct seq_file *m)
 {
 	unsigned int used, total, stubs = 0;
 	struct op_site *site;
 
-	mutex_lock(&op_mutex);
+	lockdep_assert_held(&op_mutex);
 	if (!op_ppc_cache) {
 		seq_printf(m, "cache: none\nreason: %s\n", op_ppc_cache_why);
-		mutex_unlock(&op_mutex);
-		return 0;
+		return;
 	}
 	used = op_ppc_cache_used(&total);
 	list_for_each_entry(site, &op_all_sites, all)
@@ -458,12 +527,4 @@ static int core_cache_show(struct seq_file *m, void *v)
 	seq_printf(m, "optprobe_used: %u\n", op_ppc_core_held);
 	seq_printf(m, "optprobe_peak: %u\n", op_ppc_core_peak);
 	seq_printf(m, "optprobe_stubs: %u\n", stubs);
-	mutex_unlock(&op_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(core_cache);
-
-void op_arch_debugfs(struct dentry *dir)
-{
-	debugfs_create_file("core_cache", 0400, dir, NULL, &core_cache_fops);
 }

@@ -14,4 +14,7 @@ int op_ppc_core_cache_used(unsigned int *optprobe);
 int op_ppc_core_set_share(int slots);
 int op_ppc_core_set_test_fail(bool fail);
 
+/* core-tail.c: the rest of the kernel's detour area */
+int op_ppc_core_tail_set_test_fail(bool fail);
+
 #endif /* OPTPROBE_EXPORTS_ARCH_H */

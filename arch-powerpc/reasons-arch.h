@@ -22,3 +22,5 @@ OP_REASON(NO_MODULE_AREA, "no memory for a detour within branch range (32 MB) of
 OP_REASON(CORE_AREA_FAR, "the kernel's detour area (optinsn_slot) is out of its branch range")
 OP_REASON(CORE_CACHE_FULL, "kernel-core detour space full")
 OP_REASON(CORE_CACHE_NOT_FOUND, "kernel-core detour cache not found (debugfs core_cache says why)")
+OP_REASON(CORE_TAIL_REFUSED,
+	  "kernel-core detour space full; rest of optinsn_slot refused (see debugfs core_cache)")

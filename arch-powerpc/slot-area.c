@@ -4,9 +4,10 @@
  * pages; detours within a branch's reach of the probed text
  * (op_arch_slot_reaches()):
  *
- *  - kernel text: slots of the kernel's own detour cache for its optimized
- *    kprobes, in its 64 KiB detour area optinsn_slot in kernel text,
- *    taken and given back through the cache (core-cache.c);
+ *  - kernel text: the kernel's 64 KiB detour area optinsn_slot in kernel
+ *    text: page-sized chunks of the part its own detour cache does not
+ *    use, where pages are smaller than the area (core-tail.c), then slots
+ *    of that cache, taken and given back through it (core-cache.c);
  *  - module text: pages allocated within reach of the module, as
  *    module_alloc() allocates, in a narrower range.
  *
@@ -28,6 +29,7 @@
 
 #include "arch.h"
 #include "core-cache.h"
+#include "core-tail.h"
 #include "ksyms.h"
 #include "slot-area.h"
 #include "trap.h"
@@ -109,22 +111,26 @@ static void *op_ppc_page_near(unsigned long addr)
 }
 
 /*
- * A slot of the kernel's detour cache for kernel text at @addr: the
- * veneer of the stubs it will hold at its start, then OP_SLOT_SIZE-aligned
- * slots.  Its other words are left as they are: nothing branches there.
+ * For kernel text at @addr, a chunk of the rest of the kernel's detour
+ * area, or else a slot of its cache: the veneer of the stubs it will hold
+ * at its start, then OP_SLOT_SIZE-aligned slots.  Its other words are
+ * left as they are: nothing branches there.  Chunks first: the cache's
+ * slots are few, and the kernel's optimized kprobes need some.
  */
 static void *op_ppc_core_area(unsigned long addr, void **slots, unsigned int *nslots)
 {
+	size_t size = PAGE_SIZE;
 	void *area;
-	size_t size;
 
 	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, addr))
 		return NULL;
-	area = op_ppc_core_slot_get(&size);
+	area = op_ppc_core_tail_get(addr - OP_PPC_REACH, addr + OP_PPC_REACH);
+	if (!area)
+		area = op_ppc_core_slot_get(&size);
 	if (!area)
 		return NULL;
 	if (!op_arch_slot_reaches(area, addr)) {
-		op_ppc_core_slot_put(area);
+		op_arch_slot_area_free(area);
 		return NULL;
 	}
 	op_ppc_veneer_write(area);
@@ -162,14 +168,20 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void *
 }
 
 /*
- * A slot of the kernel's cache goes back to it, to be reused at once: no
- * task is inside (op_slots_release() runs after op_quiesce()).  Pages as
+ * A chunk of the rest of the kernel's detour area goes back to
+ * core-tail.c, which writes its words back to what they were; a slot of
+ * the kernel's cache goes back to it, to be reused at once: no task is
+ * inside (op_slots_release() runs after op_quiesce()).  Pages as
  * the kernel frees its kprobe slot pages: they are VM_FLUSH_RESET_PERMS,
  * and the read-only and executable attributes lived only in the vmalloc
  * mapping that vfree() tears down.
  */
 void op_arch_slot_area_free(void *area)
 {
+	if (op_ppc_core_tail_has(area)) {
+		op_ppc_core_tail_put(area);
+		return;
+	}
 	if (op_kcall(core_kernel_text)((unsigned long)area)) {
 		op_ppc_core_slot_put(area);
 		return;
@@ -184,5 +196,8 @@ enum op_reason op_ppc_no_area(const struct op_site *site)
 		return OP_R_NO_MODULE_AREA;
 	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, site->addr))
 		return OP_R_CORE_AREA_FAR;
+	/* full, but for the rest of the area, which could not be proved free */
+	if (op_ppc_core_cache_why() == OP_R_CORE_CACHE_FULL && op_ppc_core_tail_refused())
+		return OP_R_CORE_TAIL_REFUSED;
 	return op_ppc_core_cache_why();
 }

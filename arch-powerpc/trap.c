@@ -37,6 +37,7 @@
 
 #include "arch.h"
 #include "core-cache.h"
+#include "core-tail.h"
 #include "ksyms.h"
 #include "patch.h"
 #include "trap.h"
@@ -267,6 +268,7 @@ int __init op_arch_init(void)
 {
 	op_ppc_kprobe_lock_init();
 	op_ppc_core_cache_init();
+	op_ppc_core_tail_init();
 	return register_die_notifier(&op_ppc_trap_nb);
 }
 

@@ -21,6 +21,15 @@
  *    the reason, and hit exactly; optimized again once it is found again.
  *  - When every probe is gone the cache holds exactly the slots it held
  *    before.
+ *  - With 4 KiB pages, the rest of the kernel's detour area past the
+ *    cache's page (the tail, issue #30): over a thousand kernel-core
+ *    probes in lib functions this module calls are optimized at once,
+ *    far beyond the cache's share; each one's hits equal those the same
+ *    probes count as traps for the same calls; with the tail's proof
+ *    failing on purpose, probes beyond the share stay traps with the
+ *    reason, hits exact; a kernel kprobe is still optimized by the kernel
+ *    beside them; and once they are gone the cache holds what it held and
+ *    the tail's bytes are as they were.
  *  - Two CPUs: one calls the functions while the other registers,
  *    optimizes and unregisters probes on them; exact counts on the probe
  *    whose text changes while the caller is parked, results always right.
@@ -36,6 +45,11 @@
 #include <linux/lcm.h>
 #include <linux/math.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/xxhash.h>
+#include <crypto/aes.h>
+#include <crypto/sha1.h>
 
 #include "optprobe_target_ppc.h"
 #include "optprobe_test.h"
@@ -259,10 +273,20 @@ static void check_post_and_redirect(struct ktap *t)
 		   counted, NR_CALLS);
 }
 
+/* Why the kernel's detour area has no room past the cache's page, or NULL. */
+static const char *tail_skip(void)
+{
+	if (PAGE_SIZE >= SZ_64K)
+		return "64 KiB pages: the cache's page is the whole detour area";
+	return NULL;
+}
+
 /*
  * optprobe's share capped at one slot more than it holds: one slot of
  * stubs is optimized, the next probe stays a trap with the reason, and is
  * optimized once the others go and their slot is back in the cache.
+ * Where there is a tail, its proof fails on purpose meanwhile, and the
+ * reason says so.
  */
 #define MAX_SHARE_PROBES	32
 
@@ -271,9 +295,10 @@ static void check_share(struct ktap *t)
 	struct optprobe *ps = kcalloc(MAX_SHARE_PROBES, sizeof(*ps), GFP_KERNEL);
 	struct optprobe *parked = NULL;
 	unsigned int i, n = 0, held;
+	enum op_reason want = tail_skip() ? OP_R_CORE_CACHE_FULL : OP_R_CORE_TAIL_REFUSED;
 	const char *reason = "none";
 	unsigned long addr;
-	int share, mode = -1, err;
+	int share, mode = -1, err, tail_fail;
 
 	if (!ps || op_ppc_core_cache_used(&held) < 0) {
 		ktap_check(t, false, "share_used_up_stays_trap", "no memory, or no cache");
@@ -281,6 +306,8 @@ static void check_share(struct ktap *t)
 		kfree(ps);
 		return;
 	}
+	/* where there is a tail, probes would go there first: refused, they cannot */
+	tail_fail = op_ppc_core_tail_set_test_fail(true);
 	share = op_ppc_core_set_share(held + 1);
 	for (i = 0; i < ARRAY_SIZE(core_fns) && !parked; i++) {
 		addr = test_inside_of(core_fns[i].symbol, &err);
@@ -294,7 +321,7 @@ static void check_share(struct ktap *t)
 			optprobe_sync();
 			if (optprobe_mode(p) == OPTPROBE_MODE_OPTIMIZED) {
 				n++;
-			} else if (op_probe_reason(p) == OP_R_CORE_CACHE_FULL) {
+			} else if (op_probe_reason(p) == want) {
 				parked = p;
 				reason = optprobe_reason(p);
 			} else {
@@ -302,8 +329,8 @@ static void check_share(struct ktap *t)
 			}
 		}
 	}
-	ktap_check(t, parked && n >= 1 && n <= 8, "share_used_up_stays_trap",
-		   "%u optimized in one slot, then: %s", n, reason);
+	ktap_check(t, !tail_fail && parked && n >= 1 && n <= 8, "share_used_up_stays_trap",
+		   "tail refused: %d; %u optimized in one slot, then: %s", tail_fail, n, reason);
 	for (i = 0; i < n; i++)
 		optprobe_unregister(&ps[i]);
 	optprobe_sync();
@@ -314,6 +341,7 @@ static void check_share(struct ktap *t)
 	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED, "share_freed_optimized_later",
 		   "mode %d after %u others went", mode, n);
 	op_ppc_core_set_share(share);
+	op_ppc_core_tail_set_test_fail(false);
 	kfree(ps);
 }
 
@@ -433,6 +461,280 @@ static void check_kernel_kprobe(struct ktap *t)
 	ktap_check(t, !wrong && kp_hits == 2 * NR_CALLS,
 		   "kernel_kprobe_fires_after_optprobe_probes_go", "%u wrong, %u hits for %u calls",
 		   wrong, kp_hits, 2 * NR_CALLS);
+}
+
+/*
+ * The tail: the rest of the kernel's detour area past the cache's page,
+ * where pages are 4 KiB.  Probes on every instruction of a few lib
+ * functions this module calls (their code is long, and little else in the
+ * kernel calls them): far more than the cache's share of about 50
+ * detours.
+ */
+#define TAIL_PROBES_MAX		1400
+#define TAIL_OPTIMIZED_MIN	1000
+/* probes of the pass with the tail refused: beyond the share, not much more */
+#define TAIL_REFUSED_PROBES	200
+#define TAIL_CALLS		2
+#define TAIL_TRIES		64
+
+struct tail_probe {
+	struct optprobe p;
+	unsigned long addr;
+	unsigned int hits, trap_hits;
+	int opt_mode;		/* its mode in the pass with the tail */
+};
+
+static struct tail_probe *tail;
+static struct optprobe **tail_ps;
+
+static const struct {
+	const char *symbol;
+	unsigned long fn;
+} tail_fns[] = {
+	{ "aes_expandkey", (unsigned long)aes_expandkey },
+	{ "aes_encrypt", (unsigned long)aes_encrypt },
+	{ "aes_decrypt", (unsigned long)aes_decrypt },
+	{ "xxh32", (unsigned long)xxh32 },
+	{ "xxh64", (unsigned long)xxh64 },
+	{ "sha1_transform", (unsigned long)sha1_transform },
+};
+
+static int tail_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	if (current == tester)
+		container_of(p, struct tail_probe, p)->hits++;
+	return 0;
+}
+
+static struct {
+	struct crypto_aes_ctx aes;
+	u8 key[AES_KEYSIZE_256], in[AES_BLOCK_SIZE], out[AES_BLOCK_SIZE], back[AES_BLOCK_SIZE];
+	u32 digest[SHA1_DIGEST_WORDS], ws[SHA1_WORKSPACE_WORDS];
+	char data[SHA1_BLOCK_SIZE];
+} tw;
+
+/* One call of each function, on the same input each time: a hash of the results. */
+static u64 tail_work(void)
+{
+	unsigned int i;
+	u64 sum;
+
+	for (i = 0; i < sizeof(tw.key); i++)
+		tw.key[i] = i * 7 + 1;
+	for (i = 0; i < sizeof(tw.in); i++)
+		tw.in[i] = i * 13 + 5;
+	for (i = 0; i < sizeof(tw.data); i++)
+		tw.data[i] = i * 11 + 3;
+	for (i = 0; i < SHA1_DIGEST_WORDS; i++)
+		tw.digest[i] = i * 0x01010101;
+	aes_expandkey(&tw.aes, tw.key, sizeof(tw.key));
+	aes_encrypt(&tw.aes, tw.out, tw.in);
+	aes_decrypt(&tw.aes, tw.back, tw.out);
+	sum = memcmp(tw.back, tw.in, sizeof(tw.in)) ? 1 : xxh64(tw.out, sizeof(tw.out), 3);
+	sum ^= xxh32(tw.data, sizeof(tw.data), 1);
+	sum ^= xxh64(tw.data, sizeof(tw.data), 2);
+	sha1_transform(tw.digest, tw.data, tw.ws);
+	return sum ^ tw.digest[0] ^ ((u64)tw.digest[4] << 32);
+}
+
+/* TAIL_CALLS calls of each: how many hashes differ from @want. */
+static unsigned int tail_calls(u64 want)
+{
+	unsigned int i, wrong = 0;
+
+	for (i = 0; i < TAIL_CALLS; i++)
+		wrong += tail_work() != want;
+	return wrong;
+}
+
+/* Every instruction of the functions, up to TAIL_PROBES_MAX: how many. */
+static unsigned int tail_find(void)
+{
+	char name[KSYM_NAME_LEN];
+	unsigned int i, n = 0;
+	unsigned long addr;
+
+	for (i = 0; i < ARRAY_SIZE(tail_fns); i++) {
+		for (addr = tail_fns[i].fn; n < TAIL_PROBES_MAX; addr += 4) {
+			snprintf(name, sizeof(name), "%ps", (void *)addr);
+			if (strcmp(name, tail_fns[i].symbol))
+				break;
+			tail[n++].addr = addr;
+		}
+	}
+	return n;
+}
+
+/*
+ * Register the first *@n probes with @flags.  Addresses refused are
+ * dropped for good (the batch is all or nothing): *@n says how many are
+ * left.  Returns 0, or the error of a probe refused too often.
+ */
+static int tail_register(unsigned int *n, unsigned int flags)
+{
+	unsigned int i, failed, tries;
+	int ret;
+
+	for (tries = 0; tries < TAIL_TRIES; tries++) {
+		for (i = 0; i < *n; i++) {
+			test_probe_init(&tail[i].p, NULL, tail[i].addr, tail_pre, NULL,
+					flags | OPTPROBE_F_QUIET);
+			tail[i].hits = 0;
+			tail_ps[i] = &tail[i].p;
+		}
+		ret = optprobe_register_batch(tail_ps, *n, &failed);
+		if (!ret)
+			return 0;
+		if (failed >= *n)
+			return ret;
+		memmove(&tail[failed], &tail[failed + 1], (*n - failed - 1) * sizeof(*tail));
+		(*n)--;
+	}
+	return ret;
+}
+
+/* Do the probes' hits equal those they had as traps?  How many differ. */
+static unsigned int tail_inexact(unsigned int n, unsigned int *first)
+{
+	unsigned int i, inexact = 0;
+
+	for (i = n; i-- > 0;)
+		if (tail[i].hits != tail[i].trap_hits) {
+			inexact++;
+			*first = i;
+		}
+	return inexact;
+}
+
+static const char * const tail_checks[] = {
+	"tail_probes_beyond_share_optimized",
+	"tail_probes_hits_as_trap",
+	"tail_refused_stays_trap_exact",
+	"kernel_kprobe_optimized_beside_tail",
+	"tail_and_cache_given_back",
+};
+
+static void check_tail(struct ktap *t)
+{
+	unsigned int n = 0, i, held0 = 0, held = 0, optimized = 0, full = 0, first = 0;
+	unsigned int wrong, inexact, hits = 0, refused = 0, refused_opt = 0, refused_bad = 0;
+	unsigned int nref, kp_with = 0;
+	int used0, used = -1, ret, kp_ret = -ENOENT, fail_ret;
+	void *slot = NULL, *saved = NULL;
+	const char *skip = tail_skip();
+	size_t tail_bytes = SZ_64K - PAGE_SIZE;
+	unsigned long kp_at = 0;
+	bool kp_jumps = false;
+	struct op_ksym sym = { .name = "optinsn_slot", .slot = &slot, .addr_only = true };
+	struct kprobe kp;
+	u64 want;
+
+	tail = skip ? NULL : kvcalloc(TAIL_PROBES_MAX, sizeof(*tail), GFP_KERNEL);
+	tail_ps = skip ? NULL : kvcalloc(TAIL_PROBES_MAX, sizeof(*tail_ps), GFP_KERNEL);
+	if (!skip && (!tail || !tail_ps || op_ksyms_resolve(&sym, 1) || !slot))
+		skip = "no memory, or optinsn_slot not found";
+	if (!skip) {
+		saved = kvmalloc(tail_bytes, GFP_KERNEL);
+		if (!saved)
+			skip = "no memory";
+	}
+	if (skip) {
+		for (i = 0; i < ARRAY_SIZE(tail_checks); i++)
+			ktap_skip(t, tail_checks[i], skip);
+		goto out;
+	}
+	memcpy(saved, slot + PAGE_SIZE, tail_bytes);
+	used0 = op_ppc_core_cache_used(&held0);
+	want = tail_work();
+	n = tail_find();
+
+	/* as traps: what each probe counts for the calls */
+	ret = tail_register(&n, OPTPROBE_F_NOOPT);
+	wrong = tail_calls(want);
+	for (i = 0; i < n; i++)
+		tail[i].trap_hits = tail[i].hits;
+	if (!ret)
+		optprobe_unregister_many(tail_ps, n);
+	optprobe_sync();
+
+	/* the tail refused: beyond the share, traps with the reason, exact */
+	nref = min_t(unsigned int, n, TAIL_REFUSED_PROBES);
+	fail_ret = op_ppc_core_tail_set_test_fail(true);
+	if (!ret && !fail_ret && !tail_register(&nref, 0)) {
+		optprobe_sync();
+		for (i = 0; i < nref; i++) {
+			int mode = optprobe_mode(&tail[i].p);
+			enum op_reason why = op_probe_reason(&tail[i].p);
+
+			refused_opt += mode == OPTPROBE_MODE_OPTIMIZED;
+			refused += mode == OPTPROBE_MODE_TRAP && why == OP_R_CORE_TAIL_REFUSED;
+			refused_bad += mode == OPTPROBE_MODE_TRAP && why == OP_R_CORE_CACHE_FULL;
+		}
+		wrong += tail_calls(want);
+		inexact = tail_inexact(nref, &first);
+		optprobe_unregister_many(tail_ps, nref);
+		optprobe_sync();
+	} else {
+		inexact = nref;
+	}
+	op_ppc_core_tail_set_test_fail(false);
+	pr_info("tail refused: of %u kernel-core probes, %u optimized in the cache's share, %u traps with the reason\n",
+		nref, refused_opt, refused);
+	ktap_check(t, !fail_ret && refused && !refused_bad && !inexact && !wrong,
+		   tail_checks[2],
+		   "set %d; of %u probes %u optimized in the share, %u traps for the tail refused, %u for the cache full; %u inexact (first %pS), %u wrong",
+		   fail_ret, nref, refused_opt, refused, refused_bad, inexact,
+		   (void *)tail[first].addr, wrong);
+
+	/* with the tail: all at once, and a kernel kprobe beside them */
+	if (!ret)
+		ret = tail_register(&n, 0);
+	if (!ret) {
+		optprobe_sync();
+		for (i = 0; i < n; i++) {
+			tail[i].opt_mode = optprobe_mode(&tail[i].p);
+			optimized += tail[i].opt_mode == OPTPROBE_MODE_OPTIMIZED;
+			full += op_probe_reason(&tail[i].p) == OP_R_CORE_CACHE_FULL;
+		}
+		op_ppc_core_cache_used(&held);
+		kp_at = kprobe_optimized_in_lcm(&kp, &kp_ret);
+		kp_hits = 0;
+		wrong += tail_calls(want);
+		wrong += calls(&core_fns[2], NR_CALLS);
+		kp_with = kp_hits;
+		inexact = tail_inexact(n, &first);
+		for (i = 0; i < n; i++)
+			hits += tail[i].hits;
+		optprobe_unregister_many(tail_ps, n);
+		optprobe_sync();
+		/* the kernel's optimized kprobe holds a slot of the cache */
+		kp_jumps = kp_at && jumps(kp_at);
+		used = op_ppc_core_cache_used(&held0) - kp_jumps;
+		if (!kp_ret)
+			unregister_kprobe(&kp);
+	} else {
+		inexact = n;
+	}
+	pr_info("tail: %u kernel-core probes, %u optimized at once (optprobe held %u cache slots), %u stayed traps with the space full; %u hits, as traps\n",
+		n, optimized, held, full, hits);
+	ktap_check(t, !ret && optimized >= TAIL_OPTIMIZED_MIN && optimized > held * 8,
+		   tail_checks[0], "register %d; %u of %u probes optimized, %u cache slots held",
+		   ret, optimized, n, held);
+	ktap_check(t, !ret && !inexact && !wrong && hits > n, tail_checks[1],
+		   "%u of %u probes' hits differ from their trap hits (first at %pS), %u wrong, %u hits",
+		   inexact, n, (void *)tail[first].addr, wrong, hits);
+	ktap_check(t, kp_at && !kp_ret && kp_with == NR_CALLS, tail_checks[3],
+		   "register_kprobe %d at %pS, optimized %d, %u hits for %u calls", kp_ret,
+		   kp.addr, !!kp_at, kp_with, NR_CALLS);
+	ktap_check(t, used == used0 && !held0 && !memcmp(saved, slot + PAGE_SIZE, tail_bytes),
+		   tail_checks[4],
+		   "cache used %d before, %d after (kprobe %d), optprobe %u; tail %s",
+		   used0, used, kp_jumps, held0,
+		   memcmp(saved, slot + PAGE_SIZE, tail_bytes) ? "CHANGED" : "as before");
+out:
+	kvfree(saved);
+	kvfree(tail_ps);
+	kvfree(tail);
 }
 
 /*
@@ -584,7 +886,7 @@ static void check_stress(struct ktap *t)
 		   hammer.churn_hits);
 }
 
-#define PLAN	(2 * ARRAY_SIZE(core_fns) + 2 + 2 + 2 + 1 + 3 + 2)
+#define PLAN	(2 * ARRAY_SIZE(core_fns) + 2 + 2 + 2 + 1 + 3 + ARRAY_SIZE(tail_checks) + 2)
 
 static int __init test_ppc_core_init(void)
 {
@@ -612,6 +914,7 @@ static int __init test_ppc_core_init(void)
 		   "before: %d used (optprobe %u); after: %d (optprobe %u)", used0, held0, used,
 		   held);
 	check_kernel_kprobe(&t);
+	check_tail(&t);
 	check_stress(&t);
 	return 0;
 }
