@@ -192,7 +192,9 @@ bool op_ppc_core_tail_has(const void *area)
  *		period)
  *
  * Its words are written back to what they were before the first chunk
- * went out; after the last one, the pin goes back to the cache.
+ * went out; after the last one, the pin goes back to the cache.  A chunk
+ * that could not be written back stays out: the next proof must not
+ * save what optprobe wrote as the kernel's.
  *
  * Context: op_mutex held; sleeps.
  */
@@ -201,11 +203,14 @@ void op_ppc_core_tail_put(void *chunk)
 	unsigned int k = ((unsigned long)chunk - op_ppc_tail) / PAGE_SIZE, i;
 	const u32 *saved = op_ppc_tail_saved + k * PAGE_SIZE / sizeof(u32);
 	u32 *text = chunk;
+	int err = 0;
 
 	lockdep_assert_held(&op_mutex);
 	for (i = 0; i < PAGE_SIZE / sizeof(u32); i++)
 		if (READ_ONCE(text[i]) != saved[i])
-			WARN_ON_ONCE(op_kcall(patch_instruction)(&text[i], ppc_inst(saved[i])));
+			err |= op_kcall(patch_instruction)(&text[i], ppc_inst(saved[i]));
+	if (WARN_ON_ONCE(err))
+		return;
 	__clear_bit(k, op_ppc_tail_out);
 	if (!bitmap_empty(op_ppc_tail_out, op_ppc_tail_chunks))
 		return;
@@ -213,6 +218,24 @@ void op_ppc_core_tail_put(void *chunk)
 	op_ppc_tail_saved = NULL;
 	op_ppc_core_slot_put(op_ppc_tail_pin);
 	op_ppc_tail_pin = NULL;
+}
+
+/**
+ * op_ppc_core_tail_exit() - at unload, after every site is gone: no chunk
+ * may be out; one that is (its slot area leaked) is written back all the
+ * same, so that no veneer into optprobe's freed text stays in the kernel's.
+ *
+ * Context: process context; sleeps.
+ */
+void op_ppc_core_tail_exit(void)
+{
+	unsigned int k;
+
+	mutex_lock(&op_mutex);
+	if (WARN_ON_ONCE(!bitmap_empty(op_ppc_tail_out, op_ppc_tail_chunks)))
+		for_each_set_bit(k, op_ppc_tail_out, op_ppc_tail_chunks)
+			op_ppc_core_tail_put((void *)(op_ppc_tail + k * PAGE_SIZE));
+	mutex_unlock(&op_mutex);
 }
 
 /**

@@ -13,6 +13,7 @@ void __init op_ppc_core_tail_init(void);
 void *op_ppc_core_tail_get(unsigned long lo, unsigned long hi);
 bool op_ppc_core_tail_has(const void *area);
 void op_ppc_core_tail_put(void *chunk);
+void op_ppc_core_tail_exit(void);
 bool op_ppc_core_tail_refused(void);
 
 #endif /* OPTPROBE_PPC_CORE_TAIL_H */

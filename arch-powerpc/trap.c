@@ -259,6 +259,11 @@ const struct op_blacklist_entry op_arch_blacklist[] = {
 	/* the return from the program check */
 	{ "interrupt_exit_kernel_prepare", NULL, false },
 	{ "check_return_regs_valid", NULL, true },
+	/*
+	 * the kernel's detour area: its cache's slots and optprobe's chunks
+	 * (core-tail.c), which are written back whole when they go
+	 */
+	{ "optinsn_slot", NULL, false },
 };
 
 static_assert(ARRAY_SIZE(op_arch_blacklist) <= OP_ARCH_BLACKLIST_MAX);
@@ -275,6 +280,7 @@ int __init op_arch_init(void)
 void op_arch_exit(void)
 {
 	unregister_die_notifier(&op_ppc_trap_nb);
+	op_ppc_core_tail_exit();
 }
 
 /*

@@ -337,7 +337,7 @@ EXPORT_SYMBOL_GPL(optprobe_disable_many);
 
 int optprobe_next_insn(const void *addr, void **next)
 {
-	enum op_reason why;
+	enum op_reason why = OP_R_NOMEM;
 	unsigned long n;
 	int ret;
 

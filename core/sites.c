@@ -208,6 +208,7 @@ void op_site_join(struct op_site *site, struct optprobe *p)
  */
 void op_site_leave(struct op_site *site, struct optprobe *p)
 {
+	lockdep_assert_held(&op_mutex);
 	/* op_site_change() picks again, but not on a site whose module is gone */
 	op_site_drop_sole(site);
 	list_del_rcu(&p->list);
@@ -367,7 +368,8 @@ struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_r
 	}
 	ret = op_arch_prepare(site);
 	if (ret) {
-		*why = site->reason;
+		/* a backend that ran out of memory may not say so */
+		*why = site->reason ?: OP_R_NOMEM;
 		op_site_free_unused(site);
 		return ERR_PTR(ret);
 	}
