@@ -19,6 +19,7 @@ static inline const char *op_mode_name(enum optprobe_mode mode)
 		[OPTPROBE_MODE_FTRACE] = "ftrace",
 		[OPTPROBE_MODE_DISABLED] = "disabled",
 		[OPTPROBE_MODE_GONE] = "gone",
+		[OPTPROBE_MODE_PENDING] = "pending",
 	};
 
 	return (unsigned int)mode < ARRAY_SIZE(names) ? names[mode] : "?";

@@ -109,6 +109,7 @@ typedef void (*optprobe_post_handler_t)(struct optprobe *p, struct pt_regs *regs
  *			everything disarmed through debugfs)
  * @OPTPROBE_MODE_GONE:	the module holding the probed address was unloaded;
  *			the probe never fires again
+ * @OPTPROBE_MODE_PENDING: a marker probe waiting for its module to load
  */
 enum optprobe_mode {
 	OPTPROBE_MODE_TRAP,
@@ -117,6 +118,7 @@ enum optprobe_mode {
 	OPTPROBE_MODE_FTRACE,
 	OPTPROBE_MODE_DISABLED,
 	OPTPROBE_MODE_GONE,
+	OPTPROBE_MODE_PENDING,
 };
 
 /* Register disarmed; optprobe_enable() arms it. */
@@ -565,5 +567,133 @@ int optretprobe_disable_many(struct optretprobe **rps, unsigned int n);
  * entry; OPTPROBE_MODE_DISABLED if @rp is not registered or disabled.
  */
 enum optprobe_mode optretprobe_mode(const struct optretprobe *rp);
+
+/*
+ * Marker probes: probes on the static markers of include/optprobe-marker.h,
+ * found by module and name.
+ */
+struct optprobe_marker_probe;
+struct optprobe_marker;
+struct op_marker_hook;
+
+/**
+ * typedef optprobe_marker_handler_t - runs when a marker is reached
+ * @mp:		the marker probe
+ * @regs:	the registers at the marker's nop, as a pre_handler sees them
+ * @args:	the marker's arguments, in order, each sign- or zero-extended
+ *		from its type to 64 bits (a pointer for %s and %p); one
+ *		that could not be read is 0
+ *
+ * Context: as a pre_handler's: preemption disabled, possibly NMI; must not
+ * sleep.
+ */
+typedef void (*optprobe_marker_handler_t)(struct optprobe_marker_probe *mp,
+					  struct pt_regs *regs, const u64 *args);
+
+/**
+ * struct optprobe_marker_probe - a probe on a static marker
+ * @module:	the name of the module holding the marker
+ * @name:	the marker's name
+ * @format:	the format the handler expects: the marker's, exactly
+ * @handler:	runs at every hit
+ * @flags:	OPTPROBE_F_DISABLED, OPTPROBE_F_QUIET
+ * @nmissed:	hits whose handler was skipped because an optprobe handler
+ *		was already running on that CPU
+ * @list:	private: on its marker's probes, or on the probes waiting for
+ *		their module
+ * @marker:	private: the marker, while its module is loaded
+ * @hooks:	private: one probe on each of the marker's sites
+ * @nhooks:	private: how many
+ * @state:	private: registered, pending, gone
+ * @disabled:	private: disarmed by optprobe_marker_disable()
+ *
+ * Callers zero-initialise the struct and fill in the fields before @list.
+ */
+struct optprobe_marker_probe {
+	const char *module;
+	const char *name;
+	const char *format;
+	optprobe_marker_handler_t handler;
+	unsigned int flags;
+	unsigned long nmissed;
+	/* private to optprobe from here on; callers zero-initialise the struct */
+	struct list_head list;
+	struct optprobe_marker *marker;
+	struct op_marker_hook *hooks;
+	unsigned int nhooks;
+	unsigned int state;
+	bool disabled;
+};
+
+/**
+ * optprobe_marker_register() - put a probe on a marker
+ * @mp:	the probe, zero-initialised apart from its public fields
+ *
+ * The probe is jump-optimized from the start at every site of the marker:
+ * the nop becomes a jump to a detour that runs the handlers of the
+ * marker's probes, in registration order, and returns right after the
+ * nop.  If @mp->module is not loaded, @mp waits for it and is armed when
+ * it comes, before its init runs (OPTPROBE_MODE_PENDING until then); its
+ * unload makes the probe OPTPROBE_MODE_GONE.  A site in the module's init
+ * text goes as that text does: gone once its init is done.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or
+ *  * -EINVAL: no module, name, format or handler; or @mp->format is not
+ *    the marker's (the pr_warn line shows both);
+ *  * -ENOENT: the module is loaded and has no marker of that name;
+ *  * -EEXIST: @mp is already registered;
+ *  * -ENOMEM;
+ *  * an error of optprobe_register() for one of the marker's sites.
+ */
+int optprobe_marker_register(struct optprobe_marker_probe *mp);
+
+/**
+ * optprobe_marker_unregister() - take a probe off its marker
+ * @mp:	a registered marker probe (pending and gone ones too)
+ *
+ * When it returns, @mp's handler is not running and never runs again.
+ *
+ * Context: process context; may sleep.
+ */
+void optprobe_marker_unregister(struct optprobe_marker_probe *mp);
+
+/**
+ * optprobe_marker_enable() - re-arm a disabled marker probe
+ * @mp:	a registered marker probe
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @mp is not registered; or optprobe_enable()'s error.
+ */
+int optprobe_marker_enable(struct optprobe_marker_probe *mp);
+
+/**
+ * optprobe_marker_disable() - disarm a marker probe, keeping it registered
+ * @mp:	a registered marker probe
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL if @mp is not registered; or optprobe_disable()'s error.
+ */
+int optprobe_marker_disable(struct optprobe_marker_probe *mp);
+
+/**
+ * optprobe_marker_mode() - how a marker probe is armed now
+ * @mp:	a registered marker probe
+ *
+ * Return: OPTPROBE_MODE_PENDING while its module is not loaded;
+ * OPTPROBE_MODE_GONE once it went (or every site of the marker did);
+ * OPTPROBE_MODE_DISABLED when disabled or not registered; otherwise the
+ * least optimized mode among its live sites (OPTPROBE_MODE_OPTIMIZED on
+ * every site unless optimization is switched off).
+ */
+enum optprobe_mode optprobe_marker_mode(const struct optprobe_marker_probe *mp);
+
+/**
+ * optprobe_marker_hits() - how many times a marker probe's handler ran
+ * @mp:	a registered marker probe
+ *
+ * Return: the sum over the marker's sites.
+ */
+unsigned long optprobe_marker_hits(const struct optprobe_marker_probe *mp);
 
 #endif /* _OPTPROBE_H */

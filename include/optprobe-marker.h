@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * optprobe static markers: named probe points compiled into code.
+ *
+ *	OPTPROBE_MARKER(subsystem_event, "%d %s", someint, somestring);
+ *
+ * A marker costs one nop at its site when no probe is on it: a 5-byte nop
+ * on x86_64 (a rel32 jump replaces it whole), a "nop" on ppc64le (a "b"
+ * replaces it).  Its arguments are asm inputs, so the compiler keeps them
+ * where the nop can see them, in a register, in memory or as a constant,
+ * and nothing else runs.  The assembler writes where each one is into a
+ * record beside the site, in the section __optprobe_markers: one
+ * instruction per argument that is never run, whose operand is the asm
+ * operand itself (x86_64: "movq ARG, %rax"; ppc64le: "add[i] 3,3,ARG"),
+ * the way sys/sdt.h records USDT arguments with the assembler's help.
+ * optprobe decodes those instructions when the module comes and reads the
+ * arguments from the registers and memory of a hit.
+ *
+ * The format is printf's, checked by the compiler against the arguments;
+ * a probe names the format it expects (optprobe_marker_register() in
+ * optprobe.h).  A marker takes up to OPTPROBE_MARKER_ARGS_MAX integer or
+ * pointer arguments (%s: a pointer to a string); several sites may share
+ * a name (a marker in an inline function), and share its probes then.
+ *
+ * This header needs nothing from optprobe: a module with markers loads
+ * and runs without it, and optprobe finds its markers when either loads.
+ */
+#ifndef _OPTPROBE_MARKER_H
+#define _OPTPROBE_MARKER_H
+
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/stringify.h>
+#include <linux/types.h>
+
+#define OPTPROBE_MARKER_ARGS_MAX	6
+#define OPTPROBE_MARKER_MAGIC		0x6b6d706f
+/* The bytes of the instruction that says where an argument is. */
+#define OPTPROBE_MARKER_LOC_SIZE	12
+/* Every record is labelled with a symbol of this prefix, local to its object. */
+#define OPTPROBE_MARKER_SYM		"__optprobe_marker_"
+
+/**
+ * struct optprobe_marker_arg - where one argument of a marker is
+ * @size:	its size in bytes after the usual promotions (4 or 8)
+ * @is_signed:	1 if it is a signed integer
+ * @reserved:	zero
+ * @loc:	an instruction, never run, whose operand is the argument's
+ *		asm operand; zeroes after it
+ */
+struct optprobe_marker_arg {
+	u8 size;
+	u8 is_signed;
+	u8 reserved[2];
+	u8 loc[OPTPROBE_MARKER_LOC_SIZE];
+};
+
+/**
+ * struct optprobe_marker_record - one marker site, as the assembler wrote it
+ * @site:	the address of the nop
+ * @name:	the marker's name
+ * @format:	its printf format
+ * @magic:	OPTPROBE_MARKER_MAGIC
+ * @nargs:	how many arguments follow
+ * @site_len:	the nop's length in bytes
+ * @reserved:	zero
+ * @args:	the arguments
+ */
+struct optprobe_marker_record {
+	unsigned long site;
+	const char *name;
+	const char *format;
+	u32 magic;
+	u8 nargs;
+	u8 site_len;
+	u8 reserved[2];
+	struct optprobe_marker_arg args[];
+};
+
+static_assert(sizeof(struct optprobe_marker_arg) == 16);
+static_assert(sizeof(struct optprobe_marker_record) == 32);
+
+/*
+ * Compile-time checking of a marker's format against its arguments (a
+ * space first: a marker without arguments has the format "").
+ */
+static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ...)
+{
+}
+
+/* How many arguments, 0 to 6. */
+#define __OPM_NARGS(...)	__OPM_NARGS_(_, ##__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
+#define __OPM_NARGS_(_, a1, a2, a3, a4, a5, a6, n, ...) n
+#define __OPM_CAT(a, b)		__OPM_CAT_(a, b)
+#define __OPM_CAT_(a, b)	a##b
+
+/* An argument after the usual promotions: arrays become pointers. */
+#define __OPM_VAL(a)		((a) + 0)
+#define __OPM_SIGNED(a)							\
+	_Generic(__OPM_VAL(a), int: 1, long: 1, long long: 1, default: 0)
+
+#if defined(CONFIG_X86_64)
+/* One instruction, so a jump replaces it with nothing to relocate. */
+# define __OPM_NOP		".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
+# define __OPM_NOP_LEN		5
+# define __OPM_FLAGS		"\"a\""
+# define __OPM_WHERE		"rme"
+# define __OPM_LOC(n)							\
+	"771:\tmovq %q[opm_a" #n "], %%rax\n\t"				\
+	".skip " __stringify(OPTPROBE_MARKER_LOC_SIZE) " - (. - 771b)\n\t"
+#elif defined(CONFIG_PPC64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
+# define __OPM_NOP		"nop"
+# define __OPM_NOP_LEN		4
+/*
+ * Executable only so that its symbols stay in a module's kallsyms where
+ * the kernel keeps text symbols alone (no CONFIG_KALLSYMS_ALL): optprobe
+ * finds the records of modules loaded before it by them.  Never run.
+ */
+# define __OPM_FLAGS		"\"ax\""
+# define __OPM_WHERE		"rI"
+# define __OPM_LOC(n)							\
+	"add%I[opm_a" #n "] 3,3,%[opm_a" #n "]\n\t"			\
+	".skip " __stringify(OPTPROBE_MARKER_LOC_SIZE) " - 4\n\t"
+#endif
+
+#ifdef __OPM_NOP
+# define __OPM_ARG(n)							\
+	".byte %c[opm_s" #n "], %c[opm_g" #n "], 0, 0\n\t" __OPM_LOC(n)
+# define __OPM_LOCS_0
+# define __OPM_LOCS_1	__OPM_ARG(0)
+# define __OPM_LOCS_2	__OPM_LOCS_1 __OPM_ARG(1)
+# define __OPM_LOCS_3	__OPM_LOCS_2 __OPM_ARG(2)
+# define __OPM_LOCS_4	__OPM_LOCS_3 __OPM_ARG(3)
+# define __OPM_LOCS_5	__OPM_LOCS_4 __OPM_ARG(4)
+# define __OPM_LOCS_6	__OPM_LOCS_5 __OPM_ARG(5)
+
+# define __OPM_OP(n, a)							\
+	, [opm_s##n] "i" (sizeof(__OPM_VAL(a))),			\
+	  [opm_g##n] "i" (__OPM_SIGNED(a)),				\
+	  [opm_a##n] __OPM_WHERE (__OPM_VAL(a))
+# define __OPM_OPS_0()
+# define __OPM_OPS_1(a)				__OPM_OP(0, a)
+# define __OPM_OPS_2(a, b)			__OPM_OPS_1(a) __OPM_OP(1, b)
+# define __OPM_OPS_3(a, b, c)			__OPM_OPS_2(a, b) __OPM_OP(2, c)
+# define __OPM_OPS_4(a, b, c, d)		__OPM_OPS_3(a, b, c) __OPM_OP(3, d)
+# define __OPM_OPS_5(a, b, c, d, e)		__OPM_OPS_4(a, b, c, d) __OPM_OP(4, e)
+# define __OPM_OPS_6(a, b, c, d, e, f)		__OPM_OPS_5(a, b, c, d, e) __OPM_OP(5, f)
+
+# define __OPM_SITE(name, format, ...)					\
+	asm volatile("1:\t" __OPM_NOP "\n\t"				\
+		     ".pushsection __optprobe_markers, " __OPM_FLAGS "\n\t" \
+		     ".balign 8\n"					\
+		     OPTPROBE_MARKER_SYM "%=:\n\t"			\
+		     ".quad 1b, %c[opm_name], %c[opm_format]\n\t"	\
+		     ".long " __stringify(OPTPROBE_MARKER_MAGIC) "\n\t"	\
+		     ".byte %c[opm_n], " __stringify(__OPM_NOP_LEN) ", 0, 0\n\t" \
+		     __OPM_CAT(__OPM_LOCS_, __OPM_NARGS(__VA_ARGS__))	\
+		     ".popsection"					\
+		     : : [opm_name] "i" (name), [opm_format] "i" (format), \
+		       [opm_n] "i" (__OPM_NARGS(__VA_ARGS__))		\
+		       __OPM_CAT(__OPM_OPS_, __OPM_NARGS(__VA_ARGS__))(__VA_ARGS__))
+#else
+/* Elsewhere a marker checks its format and compiles to nothing. */
+# define __OPM_SITE(name, format, ...)	((void)(name), (void)(format))
+#endif
+
+/**
+ * OPTPROBE_MARKER() - a named probe point
+ * @name:	an identifier: the marker's name, unique to what it marks
+ * @format:	a string literal, printf's format of the arguments
+ * @...:	up to OPTPROBE_MARKER_ARGS_MAX integer or pointer arguments
+ *
+ * One nop when no probe is on it; with probes, a jump to optprobe's
+ * detour, which runs their handlers with the arguments and returns right
+ * after the nop.
+ */
+#define OPTPROBE_MARKER(name, format, ...)					\
+do {										\
+	static const char __opm_name[] = #name;					\
+	static const char __opm_format[] = format;				\
+										\
+	if (0)									\
+		__optprobe_marker_check(" " format, ##__VA_ARGS__);		\
+	__OPM_SITE(__opm_name, __opm_format, ##__VA_ARGS__);			\
+} while (0)
+
+#endif /* _OPTPROBE_MARKER_H */
