@@ -396,9 +396,14 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	if (rlen < 0)
 		return rlen;
 	ret = op_x86_region_owned(site, rlen);
-	if (!ret)
+	/*
+	 * A marker's region is its nop alone, one instruction: nothing can
+	 * jump into it but to its first byte, so neither the function nor
+	 * foreign entries need a look.
+	 */
+	if (!ret && !site->marker)
 		ret = op_x86_foreign_entry_in(site->addr, site->addr + rlen, &site->reason);
-	if (!ret)
+	if (!ret && !site->marker)
 		ret = op_x86_function_check(site, func, end, rlen);
 	if (ret)
 		return ret;

@@ -60,6 +60,12 @@ int op_arch_own_probes_register(void);
 void op_arch_own_probes_unregister(void);
 
 #define OP_F_OWN	0x80000000u
+/*
+ * A marker probe's hook (core/marker-probes.c): its site is a marker's
+ * nop, one instruction, jump-optimized at once (core/optimizer.c), where
+ * the backend need not decide anything about the function around it.
+ */
+#define OP_F_MARKER	0x40000000u
 
 struct dentry;
 
@@ -240,6 +246,24 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held);
 bool op_arch_detour_reached(const struct op_site *site);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
 enum op_reason op_arch_opt_blocked(const struct op_site *site);
+
+struct op_marker_loc;
+struct pt_regs;
+
+/**
+ * op_arch_marker_loc() - where a marker's argument is (markers.c)
+ * @insn:	the instruction its record holds for it, never run
+ *		(include/optprobe-marker.h), OPTPROBE_MARKER_LOC_SIZE bytes
+ * @at:		@insn's address, for an operand relative to it
+ * @loc:	filled in: kind, base, index, scale, off
+ *
+ * Return: 0, or -EINVAL for an instruction of no form the header writes.
+ *
+ * op_arch_marker_reg() - the value of register @reg (as op_arch_marker_loc()
+ * numbers it) in @regs; on the hit path.
+ */
+int op_arch_marker_loc(const u8 *insn, unsigned long at, struct op_marker_loc *loc);
+unsigned long op_arch_marker_reg(const struct pt_regs *regs, int reg);
 
 /* The most bytes a jump replaces: at least the probed instruction's first. */
 #define OP_OPT_SPAN	OP_ARCH_OPT_SPAN

@@ -29,6 +29,7 @@
 
 #include "internal.h"
 #include "ksyms.h"
+#include "markers.h"
 #include "mode-name.h"
 
 static struct dentry *op_debugfs_dir;
@@ -48,6 +49,13 @@ static int list_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(list);
+
+static int markers_show(struct seq_file *m, void *v)
+{
+	op_markers_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(markers);
 
 static int sites_show(struct seq_file *m, void *v)
 {
@@ -141,6 +149,7 @@ int __init op_debugfs_init(void)
 	debugfs_create_file("boost", 0600, op_debugfs_dir, (void *)&op_boost_switch,
 			    &switch_fops);
 	debugfs_create_file("sites", 0400, op_debugfs_dir, NULL, &sites_fops);
+	debugfs_create_file("markers", 0400, op_debugfs_dir, NULL, &markers_fops);
 	debugfs_create_file("slots", 0400, op_debugfs_dir, NULL, &slots_fops);
 	debugfs_create_file("retprobes", 0400, op_debugfs_dir, NULL, &retprobes_fops);
 	debugfs_create_file("breakpoints", 0400, op_debugfs_dir, NULL, &breakpoints_fops);

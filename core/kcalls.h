@@ -29,6 +29,9 @@ OP_KCALL(ct_nmi_enter)
 OP_KCALL(ct_nmi_exit)
 /* whether a MOD:SYM event's module is there (events/module.c) */
 OP_KCALL(find_module)
+/* static markers of the modules there at load (markers.c) */
+OP_KCALL(module_kallsyms_on_each_symbol)
+OP_KCALL(__module_address)
 #if OP_BTF_ARGS
 /* functions' prototypes from BTF, as kprobe events type arguments (events/btf.c) */
 OP_KCALL(btf_find_func_proto)

@@ -35,6 +35,8 @@ DEFINE_STATIC_CALL_NULL(op_k_OP_EXECMEM_FREE, OP_EXECMEM_FREE);
 DEFINE_STATIC_CALL_NULL(op_k_ct_nmi_enter, ct_nmi_enter);
 DEFINE_STATIC_CALL_NULL(op_k_ct_nmi_exit, ct_nmi_exit);
 DEFINE_STATIC_CALL_NULL(op_k_find_module, find_module);
+DEFINE_STATIC_CALL_NULL(op_k_module_kallsyms_on_each_symbol, module_kallsyms_on_each_symbol);
+DEFINE_STATIC_CALL_NULL(op_k___module_address, __module_address);
 #if OP_BTF_ARGS
 DEFINE_STATIC_CALL_NULL(op_k_btf_find_func_proto, btf_find_func_proto);
 DEFINE_STATIC_CALL_NULL(op_k_btf_type_skip_modifiers, btf_type_skip_modifiers);

@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "internal.h"
 #include "ksyms.h"
+#include "markers.h"
 #include "opev-init.h"
 #include "preempt-policy.h"
 #include "wrap-supported.h"
@@ -52,13 +53,18 @@ static int __init optprobe_init(void)
 	ret = op_arch_own_probes_register();
 	if (ret)
 		goto out_debugfs;
-	ret = opev_init();
+	ret = op_markers_init();
 	if (ret)
 		goto out_own;
+	ret = opev_init();
+	if (ret)
+		goto out_markers;
 	op_switches_start();
 	pr_info("loaded\n");
 	return 0;
 
+out_markers:
+	op_markers_exit();
 out_own:
 	op_arch_own_probes_unregister();
 out_debugfs:
@@ -80,6 +86,7 @@ static void __exit optprobe_exit(void)
 {
 	op_switches_stop();
 	opev_exit();
+	op_markers_exit();
 	op_arch_own_probes_unregister();
 	op_debugfs_exit();
 	/*

@@ -413,17 +413,15 @@ static bool op_opt_prepare_queued(void)
 	return !list_empty(&op_opt_prepared);
 }
 
-/* PREPARED -> OPTIMIZED, or PARKED if its text changed meanwhile. */
-static void op_opt_patch_prepared(void)
+/* PREPARED on @batch -> OPTIMIZED, or PARKED if its text changed meanwhile. */
+static void op_opt_patch(struct list_head *batch)
 {
 	struct op_site *site, *tmp;
 	LIST_HEAD(failed);
-	LIST_HEAD(batch);
 
-	list_splice_init(&op_opt_prepared, &batch);
-	list_sort(NULL, &batch, op_site_cmp);
-	op_arch_optimize(&batch, &failed);
-	list_for_each_entry_safe(site, tmp, &batch, opt_list) {
+	list_sort(NULL, batch, op_site_cmp);
+	op_arch_optimize(batch, &failed);
+	list_for_each_entry_safe(site, tmp, batch, opt_list) {
 		op_site_list(site, NULL);
 		op_site_move(site, OP_ST_OPTIMIZED);
 		site->reason = OP_R_NONE;
@@ -432,6 +430,36 @@ static void op_opt_patch_prepared(void)
 		op_arch_opt_unprepare(site);
 		op_opt_park(site);
 	}
+}
+
+static void op_opt_patch_prepared(void)
+{
+	LIST_HEAD(batch);
+
+	list_splice_init(&op_opt_prepared, &batch);
+	op_opt_patch(&batch);
+}
+
+/*
+ * QUEUED -> OPTIMIZED at once, for a marker's site (OP_F_MARKER): its nop
+ * is one instruction, which no task can be inside of, so there is no
+ * grace period to wait for before the jump replaces it.  The breakpoint
+ * op_site_arm() just wrote is the patching protocol's first step; hits
+ * meanwhile take it, and from op_arch_opt_prepare() on, the detour.
+ */
+static void op_opt_now(struct op_site *site)
+{
+	LIST_HEAD(batch);
+	int ret;
+
+	ret = op_arch_opt_prepare(site);
+	if (ret) {
+		op_opt_refused(site, ret);
+		return;
+	}
+	op_site_move(site, OP_ST_PREPARED);
+	op_site_list(site, &batch);
+	op_opt_patch(&batch);
 }
 
 /*
@@ -453,10 +481,13 @@ static int op_opt_update(struct op_site *site)
 		if (ret)
 			return ret;
 	}
-	if (op_opt_wanted(site))
-		op_opt_queue(site);
-	else
+	if (!op_opt_wanted(site)) {
 		op_opt_cancel(site);
+		return 0;
+	}
+	op_opt_queue(site);
+	if (site->marker && site->state == OP_ST_QUEUED)
+		op_opt_now(site);
 	return 0;
 }
 

@@ -40,6 +40,7 @@ struct op_site {
 	struct optprobe *sole;		/* the hit path's probe to call (sites.c) */
 	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
 	bool own;			/* a probe has OP_F_OWN (arch.h) */
+	bool marker;			/* a probe has OP_F_MARKER: a marker's nop */
 	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
 	bool unopt_disarm;		/* unoptimized to the original, not the breakpoint */
 	void *slot;			/* out-of-line copy, or NULL */

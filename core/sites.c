@@ -63,7 +63,7 @@ static void op_sites_look_later(void)
  */
 static void op_site_flags(struct op_site *site)
 {
-	bool post = false, noopt = false, own = false;
+	bool post = false, noopt = false, own = false, marker = false;
 	struct optprobe *p, *sole = &op_aggr_probe;
 
 	list_for_each_entry(p, &site->probes, list) {
@@ -72,8 +72,10 @@ static void op_site_flags(struct op_site *site)
 		post |= p->post_handler && !p->disabled;
 		noopt |= p->flags & OPTPROBE_F_NOOPT;
 		own |= p->flags & OP_F_OWN;
+		marker |= p->flags & OP_F_MARKER;
 	}
 	site->own = own;
+	site->marker = marker;
 	/* published after the probe's fields: a hit reads them through it */
 	smp_store_release(&site->sole, sole);
 	if (post == site->post && noopt == site->noopt)

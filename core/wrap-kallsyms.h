@@ -8,8 +8,9 @@
  * mod->mem[MOD_TEXT] instead of mod->core_layout.  Callbacks here keep
  * the 6.1 form (op_kallsyms_fn); on 6.4+ the module walk finds a
  * symbol's module with the caller's resolved __module_text_address().
- * op_kallsyms_on_each() is a macro so that @each may be a static call,
- * op_kcall(kallsyms_on_each_symbol), which is called, never taken.
+ * op_kallsyms_on_each() and op_module_kallsyms_on_each() are macros so
+ * that @each may be a static call, op_kcall(kallsyms_on_each_symbol),
+ * which is called, never taken.
  */
 #ifndef OPTPROBE_WRAP_KALLSYMS_H
 #define OPTPROBE_WRAP_KALLSYMS_H
@@ -26,10 +27,6 @@ typedef int (*op_kallsyms_fn)(void *data, const char *name, struct module *mod,
 typedef struct module *(*op_text_module_t)(unsigned long addr);
 
 #if OP_KERNEL_AT_LEAST(6, 4)
-typedef int (*op_kallsyms_each_t)(int (*fn)(void *, const char *, unsigned long), void *data);
-typedef int (*op_module_kallsyms_each_t)(const char *modname,
-					 int (*fn)(void *, const char *, unsigned long),
-					 void *data);
 
 struct op_kallsyms_walk {
 	op_kallsyms_fn fn;
@@ -56,14 +53,13 @@ static inline int op_kallsyms_walk_one(void *arg, const char *name, unsigned lon
 	(each)(op_kallsyms_walk_one, &__w);				\
 })
 
-static inline int op_module_kallsyms_on_each(op_module_kallsyms_each_t each,
-					     op_text_module_t text_module,
-					     op_kallsyms_fn fn, void *data)
-{
-	struct op_kallsyms_walk w = { .fn = fn, .data = data, .text_module = text_module };
-
-	return each(NULL, op_kallsyms_walk_one, &w);
-}
+#define op_module_kallsyms_on_each(each, text_mod, cb, arg) ({			\
+	struct op_kallsyms_walk __w = {						\
+		.fn = (cb), .data = (arg), .text_module = (text_mod)		\
+	};									\
+										\
+	(each)(NULL, op_kallsyms_walk_one, &__w);				\
+})
 
 static inline unsigned long op_module_text_base(const struct module *mod)
 {
@@ -75,17 +71,13 @@ static inline unsigned long op_module_text_size(const struct module *mod)
 	return mod->mem[MOD_TEXT].size;
 }
 #else
-typedef int (*op_kallsyms_each_t)(op_kallsyms_fn fn, void *data);
-typedef int (*op_module_kallsyms_each_t)(op_kallsyms_fn fn, void *data);
 
 #define op_kallsyms_on_each(each, cb, arg) ((each)((op_kallsyms_fn)(cb), (arg)))
 
-static inline int op_module_kallsyms_on_each(op_module_kallsyms_each_t each,
-					     op_text_module_t text_module,
-					     op_kallsyms_fn fn, void *data)
-{
-	return each(fn, data);
-}
+#define op_module_kallsyms_on_each(each, text_mod, cb, arg) ({			\
+	(void)(text_mod);							\
+	(each)((op_kallsyms_fn)(cb), (arg));					\
+})
 
 static inline unsigned long op_module_text_base(const struct module *mod)
 {

@@ -102,7 +102,7 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 #if defined(CONFIG_X86_64)
 /* One instruction, so a jump replaces it with nothing to relocate. */
 # define __OPM_NOP		".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
-# define __OPM_NOP_LEN		5
+# define OPTPROBE_MARKER_NOP_LEN		5
 # define __OPM_FLAGS		"\"a\""
 # define __OPM_WHERE		"rme"
 # define __OPM_LOC(n)							\
@@ -110,7 +110,7 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 	".skip " __stringify(OPTPROBE_MARKER_LOC_SIZE) " - (. - 771b)\n\t"
 #elif defined(CONFIG_PPC64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
 # define __OPM_NOP		"nop"
-# define __OPM_NOP_LEN		4
+# define OPTPROBE_MARKER_NOP_LEN		4
 /*
  * Executable only so that its symbols stay in a module's kallsyms where
  * the kernel keeps text symbols alone (no CONFIG_KALLSYMS_ALL): optprobe
@@ -153,7 +153,7 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 		     OPTPROBE_MARKER_SYM "%=:\n\t"			\
 		     ".quad 1b, %c[opm_name], %c[opm_format]\n\t"	\
 		     ".long " __stringify(OPTPROBE_MARKER_MAGIC) "\n\t"	\
-		     ".byte %c[opm_n], " __stringify(__OPM_NOP_LEN) ", 0, 0\n\t" \
+		     ".byte %c[opm_n], " __stringify(OPTPROBE_MARKER_NOP_LEN) ", 0, 0\n\t" \
 		     __OPM_CAT(__OPM_LOCS_, __OPM_NARGS(__VA_ARGS__))	\
 		     ".popsection"					\
 		     : : [opm_name] "i" (name), [opm_format] "i" (format), \

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding static markers (include/optprobe-marker.h).  Every record is
+ * labelled with a local symbol named OPTPROBE_MARKER_SYM and a number,
+ * which a module's kallsyms keep: on x86_64 as a data symbol (Debian's
+ * kernels have KALLSYMS_ALL), on ppc64le as a text symbol (the records'
+ * section is executable there; 6.1 has no KALLSYMS_ALL).  A module's
+ * records are read once: when it comes, from the module notifier, before
+ * its init runs, or at optprobe's load for the modules already there.
+ * Several records of one name are one marker with several sites; they
+ * must agree on the format.  A record that does not hold together is
+ * skipped with a warning, and the module's other markers stay usable.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/notifier.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "arch.h"
+#include "internal.h"
+#include "ksyms.h"
+#include "markers.h"
+#include "wrap-kallsyms.h"
+
+/* Longest name or format read from a record, NUL included. */
+#define OP_MARKER_STR_MAX	256
+
+DEFINE_MUTEX(op_marker_mutex);
+static LIST_HEAD(op_markers);
+
+/* A module whose records were read, with markers or without. */
+struct op_marker_mod {
+	struct list_head list;
+	struct module *mod;
+};
+static LIST_HEAD(op_marker_mods);
+
+static struct op_marker_mod *op_marker_mod_find(const struct module *mod)
+{
+	struct op_marker_mod *known;
+
+	list_for_each_entry(known, &op_marker_mods, list)
+		if (known->mod == mod)
+			return known;
+	return NULL;
+}
+
+/**
+ * op_marker_module_known() - were the records of the module @module read?
+ * @module:	a module's name
+ *
+ * A module that is not known is not loaded, or is coming and its
+ * notifier has not run yet: a probe on it waits.
+ */
+bool op_marker_module_known(const char *module)
+{
+	struct op_marker_mod *known;
+
+	lockdep_assert_held(&op_marker_mutex);
+	list_for_each_entry(known, &op_marker_mods, list)
+		if (!strcmp(module_name(known->mod), module))
+			return true;
+	return false;
+}
+
+/**
+ * op_marker_find() - the marker @name of the module @module, or NULL
+ * @module:	a module's name
+ * @name:	the marker's name
+ */
+struct optprobe_marker *op_marker_find(const char *module, const char *name)
+{
+	struct optprobe_marker *marker;
+
+	lockdep_assert_held(&op_marker_mutex);
+	list_for_each_entry(marker, &op_markers, list)
+		if (!strcmp(module_name(marker->mod), module) && !strcmp(marker->name, name))
+			return marker;
+	return NULL;
+}
+
+static bool op_marker_in(const struct module *mod, const void *start, size_t len)
+{
+	unsigned long addr = (unsigned long)start;
+
+	return within_module(addr, (struct module *)mod) &&
+	       within_module(addr + len - 1, (struct module *)mod);
+}
+
+/* A NUL-terminated string in @mod, of at most OP_MARKER_STR_MAX bytes. */
+static bool op_marker_string(const struct module *mod, const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < OP_MARKER_STR_MAX; i++) {
+		if (!op_marker_in(mod, s + i, 1))
+			return false;
+		if (!s[i])
+			return true;
+	}
+	return false;
+}
+
+static bool op_marker_text(const struct module *mod, unsigned long addr)
+{
+	bool text;
+
+	preempt_disable();
+	text = op_kcall(__module_text_address)(addr) == mod;
+	preempt_enable();
+	return text;
+}
+
+/* Why the record at @rec of @mod is not one, or NULL; its site into @site. */
+static const char *op_marker_record_check(const struct module *mod,
+					  const struct optprobe_marker_record *rec,
+					  struct op_marker_site *site)
+{
+	unsigned int i;
+
+	if (!op_marker_in(mod, rec, sizeof(*rec)) || rec->magic != OPTPROBE_MARKER_MAGIC ||
+	    rec->nargs > OPTPROBE_MARKER_ARGS_MAX ||
+	    !op_marker_in(mod, rec, struct_size(rec, args, rec->nargs)))
+		return "not a marker record";
+	if (!op_marker_string(mod, rec->name) || !*rec->name || !op_marker_string(mod, rec->format))
+		return "no name or format";
+	if (rec->site_len != OPTPROBE_MARKER_NOP_LEN || !op_marker_text(mod, rec->site))
+		return "its site is not the module's text";
+	site->addr = rec->site;
+	site->init = within_module_init(rec->site, (struct module *)mod);
+	for (i = 0; i < rec->nargs; i++) {
+		const struct optprobe_marker_arg *arg = &rec->args[i];
+		struct op_marker_loc *loc = &site->args[i];
+
+		if ((arg->size != 4 && arg->size != 8) || arg->is_signed > 1 ||
+		    op_arch_marker_loc(arg->loc, (unsigned long)arg->loc, loc))
+			return "an argument's location is not understood";
+		loc->size = arg->size;
+		loc->is_signed = arg->is_signed;
+	}
+	return NULL;
+}
+
+/* Add the site of the record at @rec of @mod to its marker. */
+static void op_marker_add(struct module *mod, const struct optprobe_marker_record *rec)
+{
+	struct op_marker_site site = { 0 }, *sites;
+	struct optprobe_marker *marker;
+	const char *why;
+
+	why = op_marker_record_check(mod, rec, &site);
+	if (why) {
+		pr_warn("%s: marker record %pS skipped: %s\n", module_name(mod), rec, why);
+		return;
+	}
+	marker = op_marker_find(module_name(mod), rec->name);
+	if (marker && (strcmp(marker->format, rec->format) || marker->nargs != rec->nargs)) {
+		pr_warn("%s: marker %s at %pS skipped: format \"%s\", where its other sites have \"%s\"\n",
+			module_name(mod), rec->name, (void *)rec->site, rec->format, marker->format);
+		return;
+	}
+	if (!marker) {
+		marker = kzalloc(sizeof(*marker), GFP_KERNEL);
+		if (!marker)
+			goto nomem;
+		marker->mod = mod;
+		marker->name = rec->name;
+		marker->format = rec->format;
+		marker->nargs = rec->nargs;
+		INIT_LIST_HEAD(&marker->probes);
+		list_add_tail(&marker->list, &op_markers);
+	}
+	sites = krealloc_array(marker->sites, marker->nsites + 1, sizeof(*sites), GFP_KERNEL);
+	if (!sites)
+		goto nomem;
+	sites[marker->nsites++] = site;
+	marker->sites = sites;
+	return;
+
+nomem:
+	pr_warn("%s: marker %s at %pS skipped: out of memory\n", module_name(mod), rec->name,
+		(void *)rec->site);
+}
+
+/*
+ * The records' addresses in @mod's kallsyms, into @recs (at most @max);
+ * returns how many there are.  Until the module is live its kallsyms are
+ * the whole symbol table, then the part kept; both hold the records'.
+ */
+static unsigned int op_marker_symbols(struct module *mod, unsigned long *recs, unsigned int max)
+{
+	size_t len = strlen(OPTPROBE_MARKER_SYM);
+	struct mod_kallsyms *ks;
+	unsigned int i, n = 0;
+
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; i < ks->num_symtab; i++) {
+		const Elf_Sym *sym = &ks->symtab[i];
+
+		if (sym->st_shndx == SHN_UNDEF ||
+		    strncmp(ks->strtab + sym->st_name, OPTPROBE_MARKER_SYM, len))
+			continue;
+		if (n < max)
+			recs[n] = sym->st_value;
+		n++;
+	}
+	preempt_enable();
+	return n;
+}
+
+/* Read the records of @mod, unless they were read or it is going. */
+static void op_markers_read(struct module *mod)
+{
+	struct op_marker_mod *known;
+	unsigned long *recs;
+	unsigned int i, n;
+
+	lockdep_assert_held(&op_marker_mutex);
+	if (mod == THIS_MODULE || mod->state == MODULE_STATE_GOING || op_marker_mod_find(mod))
+		return;
+	known = kzalloc(sizeof(*known), GFP_KERNEL);
+	n = op_marker_symbols(mod, NULL, 0);
+	recs = n ? kcalloc(n, sizeof(*recs), GFP_KERNEL) : NULL;
+	if (!known || (n && !recs)) {
+		pr_warn("%s: markers not read: out of memory\n", module_name(mod));
+		kfree(known);
+		kfree(recs);
+		return;
+	}
+	known->mod = mod;
+	list_add_tail(&known->list, &op_marker_mods);
+	n = min(n, op_marker_symbols(mod, recs, n));
+	for (i = 0; i < n; i++)
+		op_marker_add(mod, (const struct optprobe_marker_record *)recs[i]);
+	kfree(recs);
+}
+
+/* @mod's init is done: the sites in its init text go with that text. */
+static void op_markers_init_done(struct module *mod)
+{
+	struct optprobe_marker *marker;
+	unsigned int i;
+
+	list_for_each_entry(marker, &op_markers, list)
+		if (marker->mod == mod)
+			for (i = 0; i < marker->nsites; i++)
+				marker->sites[i].gone |= marker->sites[i].init;
+}
+
+/* @mod is going: its markers go, and their probes are gone. */
+static void op_markers_drop(struct module *mod)
+{
+	struct optprobe_marker *marker, *tmp;
+	struct op_marker_mod *known;
+
+	list_for_each_entry_safe(marker, tmp, &op_markers, list) {
+		if (marker->mod != mod)
+			continue;
+		op_marker_probes_gone(marker);
+		list_del(&marker->list);
+		kfree(marker->sites);
+		kfree(marker);
+	}
+	known = op_marker_mod_find(mod);
+	if (known) {
+		list_del(&known->list);
+		kfree(known);
+	}
+}
+
+static int op_marker_notify(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+
+	mutex_lock(&op_marker_mutex);
+	switch (state) {
+	case MODULE_STATE_COMING:
+		op_markers_read(mod);
+		op_marker_probes_coming(mod);
+		break;
+	case MODULE_STATE_LIVE:
+		op_markers_init_done(mod);
+		break;
+	case MODULE_STATE_GOING:
+		op_markers_drop(mod);
+		break;
+	}
+	mutex_unlock(&op_marker_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block op_marker_nb = {
+	.notifier_call = op_marker_notify,
+};
+
+/* The modules there at load, each held, one entry per module. */
+struct op_marker_walk {
+	struct module *last;
+	struct list_head mods;
+};
+
+static struct module *op_marker_module_of(unsigned long addr)
+{
+	return op_kcall(__module_address)(addr);
+}
+
+static int op_marker_walk_one(void *data, const char *name, struct module *mod,
+			      unsigned long addr)
+{
+	struct op_marker_walk *walk = data;
+	struct op_marker_mod *held;
+
+	if (!mod || mod == walk->last)
+		return 0;
+	walk->last = mod;
+	if (mod == THIS_MODULE || !try_module_get(mod))
+		return 0;
+	held = kzalloc(sizeof(*held), GFP_KERNEL);
+	if (!held) {
+		module_put(mod);
+		return -ENOMEM;
+	}
+	held->mod = mod;
+	list_add_tail(&held->list, &walk->mods);
+	return 0;
+}
+
+int __init op_markers_init(void)
+{
+	struct op_marker_walk walk = { .mods = LIST_HEAD_INIT(walk.mods) };
+	struct op_marker_mod *held, *tmp;
+	int ret;
+
+	/* first: a module coming during the walk is read once, by either */
+	ret = register_module_notifier(&op_marker_nb);
+	if (ret)
+		return ret;
+	ret = op_module_kallsyms_on_each(op_kcall(module_kallsyms_on_each_symbol),
+					 op_marker_module_of, op_marker_walk_one, &walk);
+	list_for_each_entry_safe(held, tmp, &walk.mods, list) {
+		if (!ret) {
+			mutex_lock(&op_marker_mutex);
+			op_markers_read(held->mod);
+			mutex_unlock(&op_marker_mutex);
+		}
+		module_put(held->mod);
+		kfree(held);
+	}
+	if (ret)
+		op_markers_exit();
+	return ret;
+}
+
+/* Every probe module has gone before optprobe can: no probe is left. */
+void op_markers_exit(void)
+{
+	struct op_marker_mod *known, *tmp;
+	struct optprobe_marker *marker, *next;
+
+	unregister_module_notifier(&op_marker_nb);
+	list_for_each_entry_safe(marker, next, &op_markers, list) {
+		WARN_ON_ONCE(!list_empty(&marker->probes));
+		list_del(&marker->list);
+		kfree(marker->sites);
+		kfree(marker);
+	}
+	list_for_each_entry_safe(known, tmp, &op_marker_mods, list) {
+		list_del(&known->list);
+		kfree(known);
+	}
+}
+
+/* debugfs "markers": MODULE NAME SITE PROBES HITS "FORMAT", a line per site. */
+void op_markers_show(struct seq_file *m)
+{
+	struct optprobe_marker *marker;
+	struct optprobe_marker_probe *mp;
+	unsigned int i, nprobes;
+
+	mutex_lock(&op_marker_mutex);
+	list_for_each_entry(marker, &op_markers, list) {
+		nprobes = 0;
+		list_for_each_entry(mp, &marker->probes, list)
+			nprobes++;
+		for (i = 0; i < marker->nsites; i++) {
+			const struct op_marker_site *site = &marker->sites[i];
+
+			seq_printf(m, "%s %s ", module_name(marker->mod), marker->name);
+			if (site->gone)
+				seq_puts(m, "gone");
+			else
+				seq_printf(m, "%pS", (void *)site->addr);
+			seq_printf(m, " %u %lu \"%s\"\n", site->gone ? 0 : nprobes,
+				   op_marker_site_hits(marker, site->addr), marker->format);
+		}
+	}
+	mutex_unlock(&op_marker_mutex);
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Static markers (include/optprobe-marker.h): what optprobe keeps of the
+ * markers it found, and the probes on them.
+ *
+ *   markers.c		finding markers: every module's records, when it
+ *			comes or at optprobe's load; the registry, by module
+ *			and name; debugfs "markers"
+ *   marker-probes.c	the public API: probes on markers, one optprobe per
+ *			site of the marker (a hook), and the hit that reads
+ *			the marker's arguments for the handler
+ *
+ * Everything here is under op_marker_mutex, taken before op_mutex.
+ */
+#ifndef OPTPROBE_MARKERS_H
+#define OPTPROBE_MARKERS_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <optprobe.h>
+#include <optprobe-marker.h>
+
+struct module;
+struct pt_regs;
+struct seq_file;
+
+/* Where one argument of a marker site is, decoded from its record. */
+enum op_marker_loc_kind {
+	OP_MLOC_CONST,		/* @off is the value */
+	OP_MLOC_REG,		/* in register @base */
+	OP_MLOC_MEM,		/* at @off + @base + (@index << @scale) */
+};
+
+#define OP_MLOC_NO_REG	(-1)
+
+struct op_marker_loc {
+	u8 kind;
+	u8 size;
+	bool is_signed;
+	s8 base;		/* the backend's register number, or OP_MLOC_NO_REG */
+	s8 index;		/* likewise */
+	u8 scale;
+	long off;
+};
+
+struct op_marker_site {
+	unsigned long addr;
+	bool init;		/* in its module's init text */
+	bool gone;		/* its init text is done */
+	struct op_marker_loc args[OPTPROBE_MARKER_ARGS_MAX];
+};
+
+/* A marker: every site of one name in one module. */
+struct optprobe_marker {
+	struct list_head list;		/* in op_markers */
+	struct module *mod;
+	const char *name;		/* the module's strings, while it is loaded */
+	const char *format;
+	unsigned int nargs;
+	unsigned int nsites;
+	struct op_marker_site *sites;
+	struct list_head probes;	/* struct optprobe_marker_probe, registration order */
+};
+
+/* The probe a marker probe has on one site; hooks[] of the marker probe. */
+struct op_marker_hook {
+	struct optprobe p;
+	struct optprobe_marker_probe *mp;
+	unsigned int nargs;
+	struct op_marker_loc args[OPTPROBE_MARKER_ARGS_MAX];
+};
+
+/* optprobe_marker_probe.state */
+enum op_mp_state {
+	OP_MP_UNREGISTERED,	/* zero-initialised */
+	OP_MP_PENDING,		/* on op_marker_pending, its module not loaded */
+	OP_MP_ARMED,		/* hooks registered, on its marker's probes */
+	OP_MP_GONE,		/* hooks registered but gone, or never armed */
+};
+
+extern struct mutex op_marker_mutex;
+
+/* markers.c */
+struct optprobe_marker *op_marker_find(const char *module, const char *name);
+bool op_marker_module_known(const char *module);
+int op_markers_init(void);
+void op_markers_exit(void);
+void op_markers_show(struct seq_file *m);
+
+/* marker-probes.c, for markers.c */
+void op_marker_probes_coming(struct module *mod);
+void op_marker_probes_gone(struct optprobe_marker *marker);
+unsigned long op_marker_site_hits(const struct optprobe_marker *marker, unsigned long addr);
+
+#endif /* OPTPROBE_MARKERS_H */
