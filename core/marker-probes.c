@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -326,8 +327,8 @@ unsigned long optprobe_marker_hits(const struct optprobe_marker_probe *mp)
 }
 EXPORT_SYMBOL_GPL(optprobe_marker_hits);
 
-/* The hits of @marker's probes at its site @addr (debugfs "markers"). */
-unsigned long op_marker_site_hits(const struct optprobe_marker *marker, unsigned long addr)
+/* The hits of @marker's probes at its site @addr. */
+static unsigned long op_marker_site_hits(const struct optprobe_marker *marker, unsigned long addr)
 {
 	const struct optprobe_marker_probe *mp;
 	unsigned long hits = 0;
@@ -338,4 +339,31 @@ unsigned long op_marker_site_hits(const struct optprobe_marker *marker, unsigned
 			if ((unsigned long)mp->hooks[i].p.addr == addr)
 				hits += op_probe_hits(&mp->hooks[i].p);
 	return hits;
+}
+
+/* debugfs "markers": MODULE NAME SITE PROBES HITS "FORMAT", a line per site. */
+void op_markers_show(struct seq_file *m)
+{
+	struct optprobe_marker *marker;
+	struct optprobe_marker_probe *mp;
+	unsigned int i, nprobes;
+
+	mutex_lock(&op_marker_mutex);
+	list_for_each_entry(marker, &op_markers, list) {
+		nprobes = 0;
+		list_for_each_entry(mp, &marker->probes, list)
+			nprobes++;
+		for (i = 0; i < marker->nsites; i++) {
+			const struct op_marker_site *site = &marker->sites[i];
+
+			seq_printf(m, "%s %s ", module_name(marker->mod), marker->name);
+			if (site->gone)
+				seq_puts(m, "gone");
+			else
+				seq_printf(m, "%pS", (void *)site->addr);
+			seq_printf(m, " %u %lu \"%s\"\n", site->gone ? 0 : nprobes,
+				   op_marker_site_hits(marker, site->addr), marker->format);
+		}
+	}
+	mutex_unlock(&op_marker_mutex);
 }

@@ -8,34 +8,38 @@
  * records are read once: when it comes, from the module notifier, before
  * its init runs, or at optprobe's load for the modules already there.
  * Several records of one name are one marker with several sites; they
- * must agree on the format.  A record that does not hold together is
- * skipped with a warning, and the module's other markers stay usable.
+ * must agree on the format, which gives the arguments' types
+ * (marker-format.c).  A record that does not hold together is skipped
+ * with a warning, and the module's other markers stay usable.  Only the
+ * registry is here: marker-module.c follows the modules, and
+ * marker-probes.c the probes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/notifier.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "arch.h"
-#include "internal.h"
 #include "ksyms.h"
+#include "marker-format.h"
 #include "markers.h"
 #include "wrap-kallsyms.h"
 
 /* Longest name or format read from a record, NUL included. */
 #define OP_MARKER_STR_MAX	256
 
+/* Over the registry and every marker probe; taken before op_mutex. */
 DEFINE_MUTEX(op_marker_mutex);
-static LIST_HEAD(op_markers);
+/* Every marker of the modules loaded, struct optprobe_marker */
+LIST_HEAD(op_markers);
 
 /* A module whose records were read, with markers or without. */
 struct op_marker_mod {
 	struct list_head list;
 	struct module *mod;
 };
+
 static LIST_HEAD(op_marker_mods);
 
 static struct op_marker_mod *op_marker_mod_find(const struct module *mod)
@@ -114,32 +118,35 @@ static bool op_marker_text(const struct module *mod, unsigned long addr)
 	return text;
 }
 
-/* Why the record at @rec of @mod is not one, or NULL; its site into @site. */
+/*
+ * Why the record at @rec of @mod is not one, or NULL; its site into @site,
+ * each argument's type from the format.
+ */
 static const char *op_marker_record_check(const struct module *mod,
 					  const struct optprobe_marker_record *rec,
 					  struct op_marker_site *site)
 {
+	struct op_marker_type types[OPTPROBE_MARKER_ARGS_MAX];
 	unsigned int i;
 
 	if (!op_marker_in(mod, rec, sizeof(*rec)) || rec->magic != OPTPROBE_MARKER_MAGIC ||
-	    rec->nargs > OPTPROBE_MARKER_ARGS_MAX ||
-	    !op_marker_in(mod, rec, struct_size(rec, args, rec->nargs)))
+	    rec->nargs > OPTPROBE_MARKER_ARGS_MAX)
 		return "not a marker record";
 	if (!op_marker_string(mod, rec->name) || !*rec->name || !op_marker_string(mod, rec->format))
 		return "no name or format";
+	if (op_marker_format_types(rec->format, types, OPTPROBE_MARKER_ARGS_MAX) != rec->nargs)
+		return "its format does not take its arguments";
 	if (rec->site_len != OPTPROBE_MARKER_NOP_LEN || !op_marker_text(mod, rec->site))
 		return "its site is not the module's text";
 	site->addr = rec->site;
 	site->init = within_module_init(rec->site, (struct module *)mod);
 	for (i = 0; i < rec->nargs; i++) {
-		const struct optprobe_marker_arg *arg = &rec->args[i];
 		struct op_marker_loc *loc = &site->args[i];
 
-		if ((arg->size != 4 && arg->size != 8) || arg->is_signed > 1 ||
-		    op_arch_marker_loc(arg->loc, (unsigned long)arg->loc, loc))
+		if (op_arch_marker_loc(rec->args[i].loc, (unsigned long)rec->args[i].loc, loc))
 			return "an argument's location is not understood";
-		loc->size = arg->size;
-		loc->is_signed = arg->is_signed;
+		loc->size = types[i].size;
+		loc->is_signed = types[i].is_signed;
 	}
 	return NULL;
 }
@@ -157,9 +164,10 @@ static void op_marker_add(struct module *mod, const struct optprobe_marker_recor
 		return;
 	}
 	marker = op_marker_find(module_name(mod), rec->name);
-	if (marker && (strcmp(marker->format, rec->format) || marker->nargs != rec->nargs)) {
-		pr_warn("%s: marker %s at %pS skipped: format \"%s\", where its other sites have \"%s\"\n",
-			module_name(mod), rec->name, (void *)rec->site, rec->format, marker->format);
+	if (marker && strcmp(marker->format, rec->format)) {
+		pr_warn("%s: marker %s at %pS skipped: format \"%s\", its other sites' \"%s\"\n",
+			module_name(mod), rec->name, (void *)rec->site, rec->format,
+			marker->format);
 		return;
 	}
 	if (!marker) {
@@ -199,21 +207,22 @@ static unsigned int op_marker_symbols(struct module *mod, unsigned long *recs, u
 	preempt_disable();
 	ks = rcu_dereference_sched(mod->kallsyms);
 	for (i = 0; i < ks->num_symtab; i++) {
-		const Elf_Sym *sym = &ks->symtab[i];
-
-		if (sym->st_shndx == SHN_UNDEF ||
-		    strncmp(ks->strtab + sym->st_name, OPTPROBE_MARKER_SYM, len))
+		if (ks->symtab[i].st_shndx == SHN_UNDEF ||
+		    strncmp(ks->strtab + ks->symtab[i].st_name, OPTPROBE_MARKER_SYM, len))
 			continue;
 		if (n < max)
-			recs[n] = sym->st_value;
+			recs[n] = ks->symtab[i].st_value;
 		n++;
 	}
 	preempt_enable();
 	return n;
 }
 
-/* Read the records of @mod, unless they were read or it is going. */
-static void op_markers_read(struct module *mod)
+/**
+ * op_markers_read() - read the records of @mod, unless read or it is going
+ * @mod:	a module coming, or loaded before optprobe and held
+ */
+void op_markers_read(struct module *mod)
 {
 	struct op_marker_mod *known;
 	unsigned long *recs;
@@ -240,27 +249,31 @@ static void op_markers_read(struct module *mod)
 }
 
 /* @mod's init is done: the sites in its init text go with that text. */
-static void op_markers_init_done(struct module *mod)
+void op_markers_init_done(struct module *mod)
 {
 	struct optprobe_marker *marker;
 	unsigned int i;
 
+	lockdep_assert_held(&op_marker_mutex);
 	list_for_each_entry(marker, &op_markers, list)
 		if (marker->mod == mod)
 			for (i = 0; i < marker->nsites; i++)
 				marker->sites[i].gone |= marker->sites[i].init;
 }
 
-/* @mod is going: its markers go, and their probes are gone. */
-static void op_markers_drop(struct module *mod)
+/*
+ * @mod is going: its markers go.  Their probes were made gone first
+ * (marker-module.c).
+ */
+void op_markers_drop(struct module *mod)
 {
 	struct optprobe_marker *marker, *tmp;
 	struct op_marker_mod *known;
 
+	lockdep_assert_held(&op_marker_mutex);
 	list_for_each_entry_safe(marker, tmp, &op_markers, list) {
 		if (marker->mod != mod)
 			continue;
-		op_marker_probes_gone(marker);
 		list_del(&marker->list);
 		kfree(marker->sites);
 		kfree(marker);
@@ -271,31 +284,6 @@ static void op_markers_drop(struct module *mod)
 		kfree(known);
 	}
 }
-
-static int op_marker_notify(struct notifier_block *nb, unsigned long state, void *data)
-{
-	struct module *mod = data;
-
-	mutex_lock(&op_marker_mutex);
-	switch (state) {
-	case MODULE_STATE_COMING:
-		op_markers_read(mod);
-		op_marker_probes_coming(mod);
-		break;
-	case MODULE_STATE_LIVE:
-		op_markers_init_done(mod);
-		break;
-	case MODULE_STATE_GOING:
-		op_markers_drop(mod);
-		break;
-	}
-	mutex_unlock(&op_marker_mutex);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block op_marker_nb = {
-	.notifier_call = op_marker_notify,
-};
 
 /* The modules there at load, each held, one entry per module. */
 struct op_marker_walk {
@@ -329,16 +317,20 @@ static int op_marker_walk_one(void *data, const char *name, struct module *mod,
 	return 0;
 }
 
-int __init op_markers_init(void)
+/**
+ * op_markers_read_loaded() - read the records of the modules already loaded
+ *
+ * The module notifier is registered first: a module coming meanwhile is
+ * read once, by whichever gets to it first.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int op_markers_read_loaded(void)
 {
 	struct op_marker_walk walk = { .mods = LIST_HEAD_INIT(walk.mods) };
 	struct op_marker_mod *held, *tmp;
 	int ret;
 
-	/* first: a module coming during the walk is read once, by either */
-	ret = register_module_notifier(&op_marker_nb);
-	if (ret)
-		return ret;
 	ret = op_module_kallsyms_on_each(op_kcall(module_kallsyms_on_each_symbol),
 					 op_marker_module_of, op_marker_walk_one, &walk);
 	list_for_each_entry_safe(held, tmp, &walk.mods, list) {
@@ -350,18 +342,15 @@ int __init op_markers_init(void)
 		module_put(held->mod);
 		kfree(held);
 	}
-	if (ret)
-		op_markers_exit();
 	return ret;
 }
 
-/* Every probe module has gone before optprobe can: no probe is left. */
-void op_markers_exit(void)
+/* optprobe is unloading: every probe module has gone, no probe is left. */
+void op_markers_free(void)
 {
 	struct op_marker_mod *known, *tmp;
 	struct optprobe_marker *marker, *next;
 
-	unregister_module_notifier(&op_marker_nb);
 	list_for_each_entry_safe(marker, next, &op_markers, list) {
 		WARN_ON_ONCE(!list_empty(&marker->probes));
 		list_del(&marker->list);
@@ -372,31 +361,4 @@ void op_markers_exit(void)
 		list_del(&known->list);
 		kfree(known);
 	}
-}
-
-/* debugfs "markers": MODULE NAME SITE PROBES HITS "FORMAT", a line per site. */
-void op_markers_show(struct seq_file *m)
-{
-	struct optprobe_marker *marker;
-	struct optprobe_marker_probe *mp;
-	unsigned int i, nprobes;
-
-	mutex_lock(&op_marker_mutex);
-	list_for_each_entry(marker, &op_markers, list) {
-		nprobes = 0;
-		list_for_each_entry(mp, &marker->probes, list)
-			nprobes++;
-		for (i = 0; i < marker->nsites; i++) {
-			const struct op_marker_site *site = &marker->sites[i];
-
-			seq_printf(m, "%s %s ", module_name(marker->mod), marker->name);
-			if (site->gone)
-				seq_puts(m, "gone");
-			else
-				seq_printf(m, "%pS", (void *)site->addr);
-			seq_printf(m, " %u %lu \"%s\"\n", site->gone ? 0 : nprobes,
-				   op_marker_site_hits(marker, site->addr), marker->format);
-		}
-	}
-	mutex_unlock(&op_marker_mutex);
 }

@@ -3,12 +3,14 @@
  * Static markers (include/optprobe-marker.h): what optprobe keeps of the
  * markers it found, and the probes on them.
  *
- *   markers.c		finding markers: every module's records, when it
- *			comes or at optprobe's load; the registry, by module
- *			and name; debugfs "markers"
+ *   markers.c		the registry: every module's records, read into
+ *			markers by module and name
+ *   marker-format.c	the arguments' types, from a marker's format
+ *   marker-module.c	modules coming and going; optprobe's load
  *   marker-probes.c	the public API: probes on markers, one optprobe per
  *			site of the marker (a hook), and the hit that reads
- *			the marker's arguments for the handler
+ *			the marker's arguments for the handler; debugfs
+ *			"markers"
  *
  * Everything here is under op_marker_mutex, taken before op_mutex.
  */
@@ -81,17 +83,24 @@ enum op_mp_state {
 };
 
 extern struct mutex op_marker_mutex;
+extern struct list_head op_markers;
 
 /* markers.c */
 struct optprobe_marker *op_marker_find(const char *module, const char *name);
 bool op_marker_module_known(const char *module);
+void op_markers_read(struct module *mod);
+int op_markers_read_loaded(void);
+void op_markers_init_done(struct module *mod);
+void op_markers_drop(struct module *mod);
+void op_markers_free(void);
+
+/* marker-module.c */
 int op_markers_init(void);
 void op_markers_exit(void);
-void op_markers_show(struct seq_file *m);
 
-/* marker-probes.c, for markers.c */
+/* marker-probes.c */
 void op_marker_probes_coming(struct module *mod);
 void op_marker_probes_gone(struct optprobe_marker *marker);
-unsigned long op_marker_site_hits(const struct optprobe_marker *marker, unsigned long addr);
+void op_markers_show(struct seq_file *m);
 
 #endif /* OPTPROBE_MARKERS_H */

@@ -19,8 +19,9 @@
  * The format is printf's, checked by the compiler against the arguments;
  * a probe names the format it expects (optprobe_marker_register() in
  * optprobe.h).  A marker takes up to OPTPROBE_MARKER_ARGS_MAX integer or
- * pointer arguments (%s: a pointer to a string); several sites may share
- * a name (a marker in an inline function), and share its probes then.
+ * pointer arguments (%s: a pointer to a string), whose types the format
+ * gives; several sites may share a name (a marker in an inline
+ * function), and share its probes then.
  *
  * This header needs nothing from optprobe: a module with markers loads
  * and runs without it, and optprobe finds its markers when either loads.
@@ -36,22 +37,18 @@
 #define OPTPROBE_MARKER_ARGS_MAX	6
 #define OPTPROBE_MARKER_MAGIC		0x6b6d706f
 /* The bytes of the instruction that says where an argument is. */
-#define OPTPROBE_MARKER_LOC_SIZE	12
+#define OPTPROBE_MARKER_LOC_SIZE	16
 /* Every record is labelled with a symbol of this prefix, local to its object. */
 #define OPTPROBE_MARKER_SYM		"__optprobe_marker_"
 
 /**
  * struct optprobe_marker_arg - where one argument of a marker is
- * @size:	its size in bytes after the usual promotions (4 or 8)
- * @is_signed:	1 if it is a signed integer
- * @reserved:	zero
  * @loc:	an instruction, never run, whose operand is the argument's
  *		asm operand; zeroes after it
+ *
+ * The argument's type is the format's: the compiler checked it.
  */
 struct optprobe_marker_arg {
-	u8 size;
-	u8 is_signed;
-	u8 reserved[2];
 	u8 loc[OPTPROBE_MARKER_LOC_SIZE];
 };
 
@@ -61,7 +58,8 @@ struct optprobe_marker_arg {
  * @name:	the marker's name
  * @format:	its printf format
  * @magic:	OPTPROBE_MARKER_MAGIC
- * @nargs:	how many arguments follow
+ * @nargs:	how many of @args are the marker's (the others are zeroes'
+ *		locations)
  * @site_len:	the nop's length in bytes
  * @reserved:	zero
  * @args:	the arguments
@@ -74,35 +72,44 @@ struct optprobe_marker_record {
 	u8 nargs;
 	u8 site_len;
 	u8 reserved[2];
-	struct optprobe_marker_arg args[];
+	struct optprobe_marker_arg args[OPTPROBE_MARKER_ARGS_MAX];
 };
 
-static_assert(sizeof(struct optprobe_marker_arg) == 16);
-static_assert(sizeof(struct optprobe_marker_record) == 32);
+static_assert(sizeof(struct optprobe_marker_record) == 128);
 
 /*
- * Compile-time checking of a marker's format against its arguments (a
- * space first: a marker without arguments has the format "").
+ * Compile-time checking of a marker's format against its arguments: the
+ * format with a space first, as a marker without arguments has "".
  */
 static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ...)
 {
 }
 
-/* How many arguments, 0 to 6. */
-#define __OPM_NARGS(...)	__OPM_NARGS_(_, ##__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
-#define __OPM_NARGS_(_, a1, a2, a3, a4, a5, a6, n, ...) n
-#define __OPM_CAT(a, b)		__OPM_CAT_(a, b)
-#define __OPM_CAT_(a, b)	a##b
+/* How many arguments: 0 to 6, 7 for more (refused). */
+#define __OPM_NARGS(...)	__OPM_NARGS_(_, ##__VA_ARGS__, 7, 6, 5, 4, 3, 2, 1, 0)
+#define __OPM_NARGS_(_, a1, a2, a3, a4, a5, a6, a7, n, ...) n
+
+/* Argument i, or 0 past the last: a record always has six locations. */
+#define __OPM_A0(...)	__OPM_A0_(_, ##__VA_ARGS__, 0)
+#define __OPM_A0_(_, a, ...) a
+#define __OPM_A1(...)	__OPM_A1_(_, ##__VA_ARGS__, 0, 0)
+#define __OPM_A1_(_, a, b, ...) b
+#define __OPM_A2(...)	__OPM_A2_(_, ##__VA_ARGS__, 0, 0, 0)
+#define __OPM_A2_(_, a, b, c, ...) c
+#define __OPM_A3(...)	__OPM_A3_(_, ##__VA_ARGS__, 0, 0, 0, 0)
+#define __OPM_A3_(_, a, b, c, d, ...) d
+#define __OPM_A4(...)	__OPM_A4_(_, ##__VA_ARGS__, 0, 0, 0, 0, 0)
+#define __OPM_A4_(_, a, b, c, d, e, ...) e
+#define __OPM_A5(...)	__OPM_A5_(_, ##__VA_ARGS__, 0, 0, 0, 0, 0, 0)
+#define __OPM_A5_(_, a, b, c, d, e, f, ...) f
 
 /* An argument after the usual promotions: arrays become pointers. */
 #define __OPM_VAL(a)		((a) + 0)
-#define __OPM_SIGNED(a)							\
-	_Generic(__OPM_VAL(a), int: 1, long: 1, long long: 1, default: 0)
 
 #if defined(CONFIG_X86_64)
 /* One instruction, so a jump replaces it with nothing to relocate. */
 # define __OPM_NOP		".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
-# define OPTPROBE_MARKER_NOP_LEN		5
+# define OPTPROBE_MARKER_NOP_LEN	5
 # define __OPM_FLAGS		"\"a\""
 # define __OPM_WHERE		"rme"
 # define __OPM_LOC(n)							\
@@ -110,7 +117,7 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 	".skip " __stringify(OPTPROBE_MARKER_LOC_SIZE) " - (. - 771b)\n\t"
 #elif defined(CONFIG_PPC64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
 # define __OPM_NOP		"nop"
-# define OPTPROBE_MARKER_NOP_LEN		4
+# define OPTPROBE_MARKER_NOP_LEN	4
 /*
  * Executable only so that its symbols stay in a module's kallsyms where
  * the kernel keeps text symbols alone (no CONFIG_KALLSYMS_ALL): optprobe
@@ -124,29 +131,8 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 #endif
 
 #ifdef __OPM_NOP
-# define __OPM_ARG(n)							\
-	".byte %c[opm_s" #n "], %c[opm_g" #n "], 0, 0\n\t" __OPM_LOC(n)
-# define __OPM_LOCS_0
-# define __OPM_LOCS_1	__OPM_ARG(0)
-# define __OPM_LOCS_2	__OPM_LOCS_1 __OPM_ARG(1)
-# define __OPM_LOCS_3	__OPM_LOCS_2 __OPM_ARG(2)
-# define __OPM_LOCS_4	__OPM_LOCS_3 __OPM_ARG(3)
-# define __OPM_LOCS_5	__OPM_LOCS_4 __OPM_ARG(4)
-# define __OPM_LOCS_6	__OPM_LOCS_5 __OPM_ARG(5)
-
-# define __OPM_OP(n, a)							\
-	, [opm_s##n] "i" (sizeof(__OPM_VAL(a))),			\
-	  [opm_g##n] "i" (__OPM_SIGNED(a)),				\
-	  [opm_a##n] __OPM_WHERE (__OPM_VAL(a))
-# define __OPM_OPS_0()
-# define __OPM_OPS_1(a)				__OPM_OP(0, a)
-# define __OPM_OPS_2(a, b)			__OPM_OPS_1(a) __OPM_OP(1, b)
-# define __OPM_OPS_3(a, b, c)			__OPM_OPS_2(a, b) __OPM_OP(2, c)
-# define __OPM_OPS_4(a, b, c, d)		__OPM_OPS_3(a, b, c) __OPM_OP(3, d)
-# define __OPM_OPS_5(a, b, c, d, e)		__OPM_OPS_4(a, b, c, d) __OPM_OP(4, e)
-# define __OPM_OPS_6(a, b, c, d, e, f)		__OPM_OPS_5(a, b, c, d, e) __OPM_OP(5, f)
-
 # define __OPM_SITE(name, format, ...)					\
+({									\
 	asm volatile("1:\t" __OPM_NOP "\n\t"				\
 		     ".pushsection __optprobe_markers, " __OPM_FLAGS "\n\t" \
 		     ".balign 8\n"					\
@@ -154,11 +140,18 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 		     ".quad 1b, %c[opm_name], %c[opm_format]\n\t"	\
 		     ".long " __stringify(OPTPROBE_MARKER_MAGIC) "\n\t"	\
 		     ".byte %c[opm_n], " __stringify(OPTPROBE_MARKER_NOP_LEN) ", 0, 0\n\t" \
-		     __OPM_CAT(__OPM_LOCS_, __OPM_NARGS(__VA_ARGS__))	\
+		     __OPM_LOC(0) __OPM_LOC(1) __OPM_LOC(2)		\
+		     __OPM_LOC(3) __OPM_LOC(4) __OPM_LOC(5)		\
 		     ".popsection"					\
 		     : : [opm_name] "i" (name), [opm_format] "i" (format), \
-		       [opm_n] "i" (__OPM_NARGS(__VA_ARGS__))		\
-		       __OPM_CAT(__OPM_OPS_, __OPM_NARGS(__VA_ARGS__))(__VA_ARGS__))
+		       [opm_n] "i" (__OPM_NARGS(__VA_ARGS__)),		\
+		       [opm_a0] __OPM_WHERE(__OPM_VAL(__OPM_A0(__VA_ARGS__))), \
+		       [opm_a1] __OPM_WHERE(__OPM_VAL(__OPM_A1(__VA_ARGS__))), \
+		       [opm_a2] __OPM_WHERE(__OPM_VAL(__OPM_A2(__VA_ARGS__))), \
+		       [opm_a3] __OPM_WHERE(__OPM_VAL(__OPM_A3(__VA_ARGS__))), \
+		       [opm_a4] __OPM_WHERE(__OPM_VAL(__OPM_A4(__VA_ARGS__))), \
+		       [opm_a5] __OPM_WHERE(__OPM_VAL(__OPM_A5(__VA_ARGS__))));	\
+})
 #else
 /* Elsewhere a marker checks its format and compiles to nothing. */
 # define __OPM_SITE(name, format, ...)	((void)(name), (void)(format))
@@ -167,7 +160,8 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 /**
  * OPTPROBE_MARKER() - a named probe point
  * @name:	an identifier: the marker's name, unique to what it marks
- * @format:	a string literal, printf's format of the arguments
+ * @format:	a string literal, printf's format of the arguments, which
+ *		gives their types to the probes
  * @...:	up to OPTPROBE_MARKER_ARGS_MAX integer or pointer arguments
  *
  * One nop when no probe is on it; with probes, a jump to optprobe's
@@ -177,11 +171,13 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 #define OPTPROBE_MARKER(name, format, ...)					\
 do {										\
 	static const char __opm_name[] = #name;					\
-	static const char __opm_format[] = format;				\
+	static const char __opm_format[] = " " format;				\
 										\
+	BUILD_BUG_ON_MSG(__OPM_NARGS(__VA_ARGS__) > OPTPROBE_MARKER_ARGS_MAX,	\
+			 "a marker takes at most six arguments");		\
 	if (0)									\
-		__optprobe_marker_check(" " format, ##__VA_ARGS__);		\
-	__OPM_SITE(__opm_name, __opm_format, ##__VA_ARGS__);			\
+		__optprobe_marker_check(__opm_format, ##__VA_ARGS__);		\
+	__OPM_SITE(__opm_name, __opm_format + 1, ##__VA_ARGS__);		\
 } while (0)
 
 #endif /* _OPTPROBE_MARKER_H */
