@@ -157,7 +157,8 @@ static enum op_reason op_opt_unwanted(const struct op_site *site)
 		return OP_R_OPTIMIZE_OFF;
 	if (site->noopt)
 		return OP_R_NOOPT;
-	if (site->init)
+	/* it runs once; a marker's is optimized at once, for nothing */
+	if (site->init && !site->marker)
 		return OP_R_INIT_TEXT;
 	return op_arch_opt_blocked(site);
 }
