@@ -18,10 +18,11 @@
  * slot of the cache's page (the pin), so the page stays in use and the
  * cache never asks its allocator for another.  The tail's words are saved
  * then; every word of a chunk that comes back is written back to what was
- * saved (through patch_instruction(), as all text), so that once no chunk
- * is out the area is as the kernel left it, and the pin goes back.  If
- * the proof fails, the tail stays unused and kernel-core probes beyond
- * the cache's share stay traps, saying why (debugfs "core_cache").
+ * saved (through the kernel's patching, as all text: op_ppc_write_text()),
+ * so that once no chunk is out the area is as the kernel left it, and the
+ * pin goes back.  If the proof fails, the tail stays unused and
+ * kernel-core probes beyond the cache's share stay traps, saying why
+ * (debugfs "core_cache").
  *
  * Everything here runs under op_mutex.
  */
@@ -43,6 +44,7 @@
 #include "core-tail.h"
 #include "exports.h"
 #include "ksyms.h"
+#include "patch.h"
 
 /* The kernel's area is 64 KiB: at most this many chunks past its first page. */
 #define OP_PPC_TAIL_CHUNKS_MAX	(SZ_64K / SZ_4K - 1)
@@ -200,16 +202,11 @@ bool op_ppc_core_tail_has(const void *area)
  */
 void op_ppc_core_tail_put(void *chunk)
 {
-	unsigned int k = ((unsigned long)chunk - op_ppc_tail) / PAGE_SIZE, i;
+	unsigned int k = ((unsigned long)chunk - op_ppc_tail) / PAGE_SIZE;
 	const u32 *saved = op_ppc_tail_saved + k * PAGE_SIZE / sizeof(u32);
-	u32 *text = chunk;
-	int err = 0;
 
 	lockdep_assert_held(&op_mutex);
-	for (i = 0; i < PAGE_SIZE / sizeof(u32); i++)
-		if (READ_ONCE(text[i]) != saved[i])
-			err |= op_kcall(patch_instruction)(&text[i], ppc_inst(saved[i]));
-	if (WARN_ON_ONCE(err))
+	if (WARN_ON_ONCE(op_ppc_write_text(chunk, saved, PAGE_SIZE)))
 		return;
 	__clear_bit(k, op_ppc_tail_out);
 	if (!bitmap_empty(op_ppc_tail_out, op_ppc_tail_chunks))

@@ -3,6 +3,10 @@
 
 /* every text write */
 OP_KCALL(patch_instruction)
+#if OP_PATCH_INSTRUCTIONS
+/* slots and the kernel-core tail, a range at a time */
+OP_KCALL(patch_instructions)
+#endif
 /* slot pages read-only and executable (set_memory_ro/x are inlines over it) */
 OP_KCALL(change_memory_attr)
 /* trap-mode execution of the probed instruction */

@@ -8,6 +8,7 @@
 #include <asm/set_memory.h>
 #include <asm/sstep.h>
 
+#include "wrap-patch.h"
 #include "wrap-vmalloc.h"
 
 /*

@@ -7,6 +7,9 @@
 
 /* The static calls of kcalls-arch.h */
 DEFINE_STATIC_CALL_NULL(op_k_patch_instruction, patch_instruction);
+#if OP_PATCH_INSTRUCTIONS
+DEFINE_STATIC_CALL_NULL(op_k_patch_instructions, patch_instructions);
+#endif
 DEFINE_STATIC_CALL_NULL(op_k_change_memory_attr, change_memory_attr);
 DEFINE_STATIC_CALL_NULL(op_k_emulate_step, emulate_step);
 DEFINE_STATIC_CALL_NULL(op_k_OP_VMALLOC_RANGE, OP_VMALLOC_RANGE);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The powerpc64le text writer (patch.c), for the backend's other files:
- * optprobe's text lock, one instruction written, the kernel's kprobes.
+ * optprobe's text lock, one instruction or a range written, the kernel's
+ * kprobes.
  */
 #ifndef OPTPROBE_PPC_PATCH_H
 #define OPTPROBE_PPC_PATCH_H
@@ -15,5 +16,6 @@ void __init op_ppc_kprobe_lock_init(void);
 void op_ppc_text_lock(void);
 void op_ppc_text_unlock(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
+int op_ppc_write_text(void *dst, const void *src, size_t len);
 
 #endif /* OPTPROBE_PPC_PATCH_H */
