@@ -183,6 +183,12 @@ int op_arch_opt_prepare(struct op_site *site)
 	return 0;
 }
 
+/* A branch replaces one instruction, a prefixed one whole (its suffix stays). */
+bool op_arch_opt_at_once(const struct op_site *site)
+{
+	return true;
+}
+
 void op_arch_opt_unprepare(struct op_site *site)
 {
 	WRITE_ONCE(site->arch.to_detour, false);

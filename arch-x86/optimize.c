@@ -401,9 +401,9 @@ static int op_x86_opt_prepare(struct op_site *site, unsigned long func, unsigned
 	 * jump into it but to its first byte, so neither the function nor
 	 * foreign entries need a look.
 	 */
-	if (!ret && !site->marker)
+	if (!ret && !(site->marker && n == 1))
 		ret = op_x86_foreign_entry_in(site->addr, site->addr + rlen, &site->reason);
-	if (!ret && !site->marker)
+	if (!ret && !(site->marker && n == 1))
 		ret = op_x86_function_check(site, func, end, rlen);
 	if (ret)
 		return ret;
@@ -443,6 +443,11 @@ int op_arch_opt_prepare(struct op_site *site)
 	ret = op_x86_opt_prepare(site, site->addr - offset, site->addr - offset + size);
 	op_x86_text_unlock();
 	return ret;
+}
+
+bool op_arch_opt_at_once(const struct op_site *site)
+{
+	return site->arch.rlen == site->arch.len;
 }
 
 void op_arch_opt_unprepare(struct op_site *site)

@@ -206,6 +206,10 @@ void op_arch_commit(void);
  * succeed (another probe or a kernel kprobe in the way), another negative
  * errno when it cannot.
  *
+ * op_arch_opt_at_once() - after op_arch_opt_prepare(): does the jump
+ * replace the probed instruction alone?  Then no task can be inside the
+ * bytes it replaces, and it may be patched without a grace period first.
+ *
  * op_arch_opt_unprepare() - the breakpoint handler stops using the detour.
  *
  * op_arch_optimize() - replace the breakpoints of prepared @sites by jumps
@@ -240,6 +244,7 @@ void op_arch_commit(void);
  * such a site, and unoptimizes it if it was optimized.
  */
 int op_arch_opt_prepare(struct op_site *site);
+bool op_arch_opt_at_once(const struct op_site *site);
 void op_arch_opt_unprepare(struct op_site *site);
 void op_arch_optimize(struct list_head *sites, struct list_head *failed);
 void op_arch_unoptimize(struct list_head *sites, struct list_head *held);

@@ -446,7 +446,9 @@ static void op_opt_patch_prepared(void)
  * is one instruction, which no task can be inside of, so there is no
  * grace period to wait for before the jump replaces it.  The breakpoint
  * op_site_arm() just wrote is the patching protocol's first step; hits
- * meanwhile take it, and from op_arch_opt_prepare() on, the detour.
+ * meanwhile take it, and from op_arch_opt_prepare() on, the detour.  A
+ * jump that would replace more than one instruction (the flag on a probe
+ * that is no marker's) waits for the batch's grace period as any other.
  */
 static void op_opt_now(struct op_site *site)
 {
@@ -459,6 +461,10 @@ static void op_opt_now(struct op_site *site)
 		return;
 	}
 	op_site_move(site, OP_ST_PREPARED);
+	if (!op_arch_opt_at_once(site)) {
+		op_site_list(site, &op_opt_prepared);
+		return;
+	}
 	op_site_list(site, &batch);
 	op_opt_patch(&batch);
 }

@@ -31,6 +31,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/objtool.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
 
@@ -107,8 +108,12 @@ static inline __printf(1, 2) void __optprobe_marker_check(const char *format, ..
 #define __OPM_VAL(a)		((a) + 0)
 
 #if defined(CONFIG_X86_64)
-/* One instruction, so a jump replaces it with nothing to relocate. */
-# define __OPM_NOP		".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
+/*
+ * One instruction, so a jump replaces it with nothing to relocate.  The
+ * record's address of it is no indirect branch's target: objtool is told
+ * (IBT kernels check that code addresses in data are ENDBR64's).
+ */
+# define __OPM_NOP		ANNOTATE_NOENDBR ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
 # define OPTPROBE_MARKER_NOP_LEN	5
 # define __OPM_FLAGS		"\"a\""
 # define __OPM_WHERE		"rme"
