@@ -162,16 +162,6 @@ unsigned long op_arch_probe_addr(unsigned long addr)
 }
 
 /*
- * The kernel's own answer: its walk of the jump table is cheap on powerpc,
- * where every label is one word (JUMP_LABEL_NOP_SIZE), unlike x86's,
- * which decodes each label (arch-x86/jump-labels.c).
- */
-bool op_arch_jump_label_in(unsigned long first, unsigned long last)
-{
-	return op_kcall(jump_label_text_reserved)((void *)first, (void *)last);
-}
-
-/*
  * A load-reserve (lbarx, lharx, lwarx, ldarx, lqarx), or a
  * store-conditional (stbcx., sthcx., stwcx., stdcx., stqcx.) when
  * @store: primary opcode 31 with these extended opcodes.

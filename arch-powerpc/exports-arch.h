@@ -9,6 +9,10 @@
 bool op_ppc_set_tcg_rewrite(bool on);
 unsigned long op_ppc_tcg_rewrites(void);
 
+/* jump-labels.c: the index of the kernel's jump labels, and both answers */
+unsigned long op_ppc_jump_label_code(unsigned int i);
+bool op_ppc_jump_label_both(unsigned long first, unsigned long last, bool *kernel);
+
 /* core-cache.c: the kernel's detour cache, as optprobe shares it */
 int op_ppc_core_cache_used(unsigned int *optprobe);
 int op_ppc_core_set_share(int slots);

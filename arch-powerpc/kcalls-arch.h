@@ -16,5 +16,5 @@ OP_KCALL(OP_VMALLOC_RANGE)
 /* slots of the kernel's detour area, through its cache (core-cache.c) */
 OP_KCALL(__get_insn_slot)
 OP_KCALL(__free_insn_slot)
-/* op_arch_jump_label_in() */
+/* its table, found from it, and the answer the index is checked against (jump-labels.c) */
 OP_KCALL(jump_label_text_reserved)

@@ -66,12 +66,12 @@ static int op_ppc_volatile(unsigned int r)
 }
 
 /*
- * The value r3 has at word @at, relative to r2, in *@off: 0, or -1 if its
- * definitions cannot be followed back to r2.
+ * The value register @r has at word @at, relative to r2, in *@off: 0, or
+ * -1 if its definitions cannot be followed back to r2.
  */
-static int op_ppc_r3_from_toc(const u32 *words, unsigned int at, u64 *off)
+static int op_ppc_reg_from_toc(const u32 *words, unsigned int at, unsigned int r, u64 *off)
 {
-	unsigned int r = 3, src, steps = 0;
+	unsigned int src, steps = 0;
 	u64 add, sum = 0;
 
 	/* words 0 and 1 are the entry's TOC setup */
@@ -92,22 +92,47 @@ static int op_ppc_r3_from_toc(const u32 *words, unsigned int at, u64 *off)
 	return 0;
 }
 
+/* The TOC the function at @func sets r2 to at its global entry, in *@toc: 0, or -1 */
+static int op_ppc_toc(const u32 *words, unsigned int n, u64 func, u64 *toc)
+{
+	/* addis r2,r12,hi; addi r2,r2,lo */
+	if (n < 2 || (words[0] & 0xffff0000) != 0x3c4c0000 ||
+	    (words[1] & 0xffff0000) != 0x38420000)
+		return -1;
+	*toc = func + (OP_PPC_SIMM(words[0]) << 16) + OP_PPC_SIMM(words[1]);
+	return 0;
+}
+
 int op_ppc_toc_refs(const u32 *words, unsigned int n, u64 func, u64 callee,
 		    u64 *found, unsigned int max)
 {
 	unsigned int i, nfound = 0;
 	u64 toc, off;
 
-	/* addis r2,r12,hi; addi r2,r2,lo */
-	if (n < 2 || (words[0] & 0xffff0000) != 0x3c4c0000 ||
-	    (words[1] & 0xffff0000) != 0x38420000)
+	if (op_ppc_toc(words, n, func, &toc))
 		return -1;
-	toc = func + (OP_PPC_SIMM(words[0]) << 16) + OP_PPC_SIMM(words[1]);
 	for (i = 2; i < n && nfound < max; i++) {
 		if (!op_ppc_bl_to(words[i], func + 4 * (u64)i, callee))
 			continue;
-		if (!op_ppc_r3_from_toc(words, i, &off))
+		if (!op_ppc_reg_from_toc(words, i, 3, &off))
 			found[nfound++] = toc + off;
+	}
+	return nfound;
+}
+
+int op_ppc_toc_addrs(const u32 *words, unsigned int n, u64 func, u64 *found, unsigned int max)
+{
+	unsigned int i, nfound = 0;
+	u64 toc, off;
+
+	if (op_ppc_toc(words, n, func, &toc))
+		return -1;
+	for (i = 2; i < n && nfound < max; i++) {
+		/* addi rT,rA,lo with rA != 0 (li is a constant) */
+		if (OP_PPC_OP(words[i]) != OP_PPC_ADDI || !OP_PPC_RA(words[i]))
+			continue;
+		if (!op_ppc_reg_from_toc(words, i, OP_PPC_RA(words[i]), &off))
+			found[nfound++] = toc + off + OP_PPC_SIMM(words[i]);
 	}
 	return nfound;
 }

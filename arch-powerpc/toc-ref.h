@@ -40,4 +40,23 @@ typedef __UINT64_TYPE__ u64;
 int op_ppc_toc_refs(const u32 *words, unsigned int n, u64 func, u64 callee,
 		    u64 *found, unsigned int max);
 
+/*
+ * op_ppc_toc_addrs() - every data address the function at @func, whose
+ * first @n words are @words, builds from r2 with addi (after addis or mr,
+ * as above), whatever it does with it
+ * @found:	the addresses, in address order of their addi
+ * @max:	room in @found
+ *
+ * For data a function uses without passing it to a call (a loop over a
+ * table between two linker symbols, inlined).  Even more a heuristic than
+ * op_ppc_toc_refs(): a register written by an instruction other than
+ * addis, addi or mr is followed past that write, so some addresses are
+ * wrong; callers must check each candidate for what it must be
+ * (arch-powerpc/jump-labels.c).
+ *
+ * Return: how many addresses were stored, or -1 if the function does not
+ * start with the global-entry TOC setup.
+ */
+int op_ppc_toc_addrs(const u32 *words, unsigned int n, u64 func, u64 *found, unsigned int max);
+
 #endif /* OPTPROBE_PPC_TOC_REF_H */

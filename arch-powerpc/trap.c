@@ -38,6 +38,7 @@
 #include "arch.h"
 #include "core-cache.h"
 #include "core-tail.h"
+#include "jump-labels.h"
 #include "ksyms.h"
 #include "patch.h"
 #include "trap.h"
@@ -271,16 +272,27 @@ const unsigned int op_arch_blacklist_count = ARRAY_SIZE(op_arch_blacklist);
 
 int __init op_arch_init(void)
 {
+	int ret;
+
+	ret = op_ppc_jump_labels_init();
+	if (ret)
+		return ret;
 	op_ppc_kprobe_lock_init();
 	op_ppc_core_cache_init();
 	op_ppc_core_tail_init();
-	return register_die_notifier(&op_ppc_trap_nb);
+	ret = register_die_notifier(&op_ppc_trap_nb);
+	if (!ret)
+		return 0;
+	op_ppc_core_tail_exit();
+	op_ppc_jump_labels_exit();
+	return ret;
 }
 
 void op_arch_exit(void)
 {
 	unregister_die_notifier(&op_ppc_trap_nb);
 	op_ppc_core_tail_exit();
+	op_ppc_jump_labels_exit();
 }
 
 /*

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of arch-powerpc/toc-ref.c, which finds the kernel's
- * kprobe_optinsn_slots, kprobe_mutex and event_mutex on a kernel without
- * KALLSYMS_ALL:
+ * kprobe_optinsn_slots, kprobe_mutex, event_mutex and the jump table on a
+ * kernel without KALLSYMS_ALL:
  * fed with the words of the kernel functions that pass them to a call, as
  * they are in the vmlinux that the ppc64le legs boot (ppc_toc_words.h,
  * made by ppc-toc-words.sh), and with made-up words for what must fail.
@@ -28,6 +28,7 @@ static const struct func wait_f = FUNC(wait_for_kprobe_optimizer, mutex_lock);
 static const struct func free_init_f = FUNC(kprobe_free_init_mem, mutex_lock);
 static const struct func set_clr_f = FUNC(trace_set_clr_event, mutex_lock);
 static const struct func release_all_f = FUNC(dyn_events_release_all, mutex_lock);
+static const struct func jl_reserved_f = FUNC(jump_label_text_reserved, mutex_lock);
 
 static int refs(const struct func *f, u64 *found, unsigned int max)
 {
@@ -59,6 +60,27 @@ static void check_kallsym(void)
 		   ret > 1 ? (unsigned long long)found[1] : 0ULL);
 }
 
+/*
+ * jump_label_text_reserved() builds both ends of the jump table from the
+ * TOC for its inlined walk (arch-powerpc/jump-labels.c): start before stop.
+ */
+static void check_jump_table(void)
+{
+	const struct func *f = &jl_reserved_f;
+	int i, ret, start = -1, stop = -1;
+	u64 found[16];
+
+	ret = op_ppc_toc_addrs(f->words, f->n, f->addr, found, ARRAY_SIZE(found));
+	for (i = 0; i < ret; i++) {
+		if (found[i] == SYM___start___jump_table && start < 0)
+			start = i;
+		if (found[i] == SYM___stop___jump_table && stop < 0)
+			stop = i;
+	}
+	unit_check(start >= 0 && stop >= 0, "jump_label_text_reserved_builds_jump_table",
+		   "%d found, start at %d, stop at %d", ret, start, stop);
+}
+
 /* Made-up functions: entry TOC setup, then what the case needs. */
 #define ENTRY_HI	0x3c4c0001	/* addis r2,r12,1 */
 #define ENTRY_LO	0x38420000	/* addi r2,r2,0: r2 = func + 0x10000 */
@@ -79,9 +101,15 @@ static void check_made_up(void)
 				 BL_AT(4, 0x100) };
 	/* a bl to the local entry counts, through mr r3,r31 */
 	const u32 local[] = { ENTRY_HI, ENTRY_LO, 0x3fe20002, 0x7fe3fb78, BL_AT(4, 0x108) };
+	/* addis r9,r2,1; addi r9,r9,8; li r10,5; addi r8,r2,-16 */
+	const u32 built[] = { ENTRY_HI, ENTRY_LO, 0x3d220001, 0x39290008, 0x39400005, 0x3902fff0 };
 	u64 found[2];
 	int ret;
 
+	ret = op_ppc_toc_addrs(built, ARRAY_SIZE(built), func, found, 2);
+	unit_check(ret == 2 && found[0] == func + 0x10000 + 0x10000 + 8 &&
+		   found[1] == func + 0x10000 - 16, "made_up_addrs_built_not_li",
+		   "%d %llx %llx", ret, (unsigned long long)found[0], (unsigned long long)found[1]);
 	ret = op_ppc_toc_refs(good, ARRAY_SIZE(good), func, callee, found, 2);
 	unit_check(ret == 1 && found[0] == func + 0x10000 + 0x10000 + 8, "made_up_addis_addi",
 		   "%d %llx", ret, (unsigned long long)found[0]);
@@ -98,7 +126,7 @@ static void check_made_up(void)
 
 int main(void)
 {
-	unit_plan(12);
+	unit_plan(14);
 	check_one("arch_prepare_optimized_kprobe_get_slot", &prepare_f, SYM_kprobe_optinsn_slots);
 	check_one("arch_remove_optimized_kprobe_free_slot", &remove_f, SYM_kprobe_optinsn_slots);
 	/* arch-powerpc/patch.c: every mutex_lock() of theirs takes kprobe_mutex */
@@ -108,6 +136,7 @@ int main(void)
 	check_one("trace_set_clr_event_locks_event_mutex", &set_clr_f, SYM_event_mutex);
 	check_one("dyn_events_release_all_locks_event_mutex", &release_all_f, SYM_event_mutex);
 	check_kallsym();
+	check_jump_table();
 	check_made_up();
 	return unit_status();
 }
