@@ -19,6 +19,7 @@
 #include "arch.h"
 #include "exports.h"
 #include "internal.h"
+#include "ksyms.h"
 #include "markers.h"
 
 /* Probes registered before their module came. */
@@ -341,11 +342,12 @@ static unsigned long op_marker_site_hits(const struct optprobe_marker *marker, u
 	return hits;
 }
 
-/* debugfs "markers": MODULE NAME SITE PROBES HITS "FORMAT", a line per site. */
+/* debugfs "markers": MODULE NAME SYMBOL+OFF PROBES HITS "FORMAT", a line per site. */
 void op_markers_show(struct seq_file *m)
 {
 	struct optprobe_marker *marker;
 	struct optprobe_marker_probe *mp;
+	unsigned long size, off;
 	unsigned int i, nprobes;
 
 	mutex_lock(&op_marker_mutex);
@@ -357,10 +359,11 @@ void op_markers_show(struct seq_file *m)
 			const struct op_marker_site *site = &marker->sites[i];
 
 			seq_printf(m, "%s %s ", module_name(marker->mod), marker->name);
-			if (site->gone)
+			if (site->gone ||
+			    !op_kcall(kallsyms_lookup_size_offset)(site->addr, &size, &off))
 				seq_puts(m, "gone");
 			else
-				seq_printf(m, "%pS", (void *)site->addr);
+				seq_printf(m, "%ps+0x%lx", (void *)site->addr, off);
 			seq_printf(m, " %u %lu \"%s\"\n", site->gone ? 0 : nprobes,
 				   op_marker_site_hits(marker, site->addr), marker->format);
 		}

@@ -580,9 +580,10 @@ struct op_marker_hook;
  * typedef optprobe_marker_handler_t - runs when a marker is reached
  * @mp:		the marker probe
  * @regs:	the registers at the marker's nop, as a pre_handler sees them
- * @args:	the marker's arguments, in order, each sign- or zero-extended
- *		from its type to 64 bits (a pointer for %s and %p); one
- *		that could not be read is 0
+ * @args:	the marker's arguments, in order, each with the type its
+ *		conversion in the format gives it (%d: int, %lu: unsigned
+ *		long, ...), sign- or zero-extended to 64 bits; a pointer
+ *		for %s and %p; one that could not be read is 0
  *
  * Context: as a pre_handler's: preemption disabled, possibly NMI; must not
  * sleep.
@@ -638,9 +639,13 @@ struct optprobe_marker_probe {
  * text goes as that text does: gone once its init is done.
  *
  * Context: process context; may sleep.
+ * A probe waiting for a module that comes without the marker, or that
+ * cannot be armed in it, is OPTPROBE_MODE_GONE, with a pr_warn line.
+ *
  * Return: 0, or
- *  * -EINVAL: no module, name, format or handler; or @mp->format is not
- *    the marker's (the pr_warn line shows both);
+ *  * -EINVAL: no module, name, format or handler; @mp->format is not the
+ *    marker's (the pr_warn line shows both); or every site of the marker
+ *    is in init text that is done;
  *  * -ENOENT: the module is loaded and has no marker of that name;
  *  * -EEXIST: @mp is already registered;
  *  * -ENOMEM;
