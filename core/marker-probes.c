@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -347,6 +348,7 @@ void op_markers_show(struct seq_file *m)
 {
 	struct optprobe_marker *marker;
 	struct optprobe_marker_probe *mp;
+	char sym[KSYM_SYMBOL_LEN];
 	unsigned long size, off;
 	unsigned int i, nprobes;
 
@@ -360,10 +362,14 @@ void op_markers_show(struct seq_file *m)
 
 			seq_printf(m, "%s %s ", module_name(marker->mod), marker->name);
 			if (site->gone ||
-			    !op_kcall(kallsyms_lookup_size_offset)(site->addr, &size, &off))
+			    !op_kcall(kallsyms_lookup_size_offset)(site->addr, &size, &off)) {
 				seq_puts(m, "gone");
-			else
-				seq_printf(m, "%ps+0x%lx", (void *)site->addr, off);
+			} else {
+				/* "name [module]": the name alone */
+				sprint_symbol_no_offset(sym, site->addr);
+				sym[strcspn(sym, " ")] = '\0';
+				seq_printf(m, "%s+0x%lx", sym, off);
+			}
 			seq_printf(m, " %u %lu \"%s\"\n", site->gone ? 0 : nprobes,
 				   op_marker_site_hits(marker, site->addr), marker->format);
 		}

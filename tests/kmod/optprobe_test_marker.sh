@@ -19,14 +19,13 @@ check() { # check NAME COMMAND...
 # site NAME FUNCTION: the line of marker NAME's site in FUNCTION
 site() { awk -v m=$M -v n="$1" -v f="$2" '$1 == m && $2 == n && index($3, f "+") == 1' $markers; }
 # is LINE NPROBES HITS FORMAT: LINE has these fields (HITS -: any number).
-# The site may take more than one field (e.g. "fn+0x5/0x10 [module]"):
 # NPROBES and HITS are the two fields before the format, which starts at
-# the first quote.
+# the first quote and may hold spaces.
 is() {
 	want_probes=$2 want_hits=$3 want_format=$4
 	format="\"${1#*\"}"
 	set -- ${1%%\"*}
-	[ $# -ge 5 ] || return 1
+	[ $# -eq 5 ] || return 1
 	shift $(($# - 2))
 	[ "$1" = "$want_probes" ] && [ "$format" = "$want_format" ] &&
 		{ [ "$want_hits" = - ] || [ "$2" = "$want_hits" ]; }
