@@ -2,7 +2,8 @@
 /*
  * What the files of optprobe_bench.ko share.  One job each, in layers:
  * main.c runs the phases in order; each phase is a file, hits.c (hit
- * cost), ret.c (return probes, timed with hits.c's loop), scale.c (scale
+ * cost; markers.c, static markers and a tracepoint, in the same phase),
+ * ret.c (return probes, timed with hits.c's loop), scale.c (scale
  * and memory per probe) and coverage.c (coverage sweeps); below them
  * sites.c (the site lists of scale and coverage), mem.c (memory in use)
  * and kprobes.c (the kernel's kprobes, /proc/sys).  Calls go down only.
@@ -98,6 +99,17 @@ struct bench_timing {
 };
 
 void bench_time(u64 (*fn)(u64 a, u64 b), struct bench_timing *t);
+
+/*
+ * The same for a target that loops itself: one call of @loop(n) per run,
+ * n iterations (t->n and t->calls count iterations).
+ */
+void bench_time_loop(u64 (*loop)(u64 n), struct bench_timing *t);
+
+/* ---- markers.c: the static markers' rows (more "hit" lines) ---- */
+
+unsigned int bench_marker_plan(void);
+void bench_markers(struct ktap *ktap);
 
 /* ---- ret.c: the return-probe rows ("ret" lines) ---- */
 

@@ -198,6 +198,18 @@ static u64 bench_median(u64 *v, unsigned int nr)
 	return v[nr / 2];
 }
 
+/* @t from the cycles @c and ns @d of bench_params.runs loops of n */
+static void bench_timing_set(struct bench_timing *t, u64 *c, u64 *d)
+{
+	unsigned int n = bench_params.n, runs = bench_params.runs;
+
+	t->n = n;
+	t->runs = runs;
+	t->calls = n / 10 + (unsigned long)runs * n;
+	t->cycles = bench_median(c, runs);
+	t->ns = bench_median(d, runs);
+}
+
 void bench_time(u64 (*fn)(u64 a, u64 b), struct bench_timing *t)
 {
 	unsigned int n = bench_params.n, runs = bench_params.runs;
@@ -219,11 +231,32 @@ void bench_time(u64 (*fn)(u64 a, u64 b), struct bench_timing *t)
 		c[r] = c1 - c0;
 		d[r] = t1 - t0;
 	}
-	t->n = n;
-	t->runs = runs;
-	t->calls = n / 10 + (unsigned long)runs * n;
-	t->cycles = bench_median(c, runs);
-	t->ns = bench_median(d, runs);
+	bench_timing_set(t, c, d);
+}
+
+/* The same with one call of @loop per run, @loop(n) iterating n times. */
+void bench_time_loop(u64 (*loop)(u64 n), struct bench_timing *t)
+{
+	unsigned int n = bench_params.n, runs = bench_params.runs;
+	u64 c[BENCH_MAX_RUNS], d[BENCH_MAX_RUNS];
+	cycles_t c0, c1;
+	unsigned int r;
+	u64 t0, t1;
+
+	loop(n / 10);
+	for (r = 0; r < runs; r++) {
+		cond_resched();
+		preempt_disable();
+		c0 = get_cycles();
+		t0 = bench_now();
+		loop(n);
+		c1 = get_cycles();
+		t1 = bench_now();
+		preempt_enable();
+		c[r] = c1 - c0;
+		d[r] = t1 - t0;
+	}
+	bench_timing_set(t, c, d);
 }
 
 /* A row's probes at one address: the kernel's kprobe or optprobe's. */

@@ -15,7 +15,9 @@
  * This file holds the parameters, the KTAP plan and the order of the
  * phases, each in a file of its own (bench.h lists them):
  * 1. hit cost ("hit" lines, hits.c): one call of a probed function, per
- *    class of probed site, in each mode of each implementation;
+ *    class of probed site, in each mode of each implementation; then
+ *    (markers.c) a loop with a static marker and with a tracepoint, each
+ *    without and with a probe;
  * 2. return probes ("ret" lines, ret.c): one call followed by a return
  *    probe, against the kernel's kretprobe and fprobe;
  * 3. scale ("sites" and "scale" lines, scale.c): registering, optimizing
@@ -57,7 +59,7 @@ MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
 static bool hits = true;
 module_param(hits, bool, 0444);
-MODULE_PARM_DESC(hits, "run the hit-cost rows");
+MODULE_PARM_DESC(hits, "run the hit-cost rows (and the static markers' rows)");
 static bool rets = true;
 module_param(rets, bool, 0444);
 MODULE_PARM_DESC(rets, "run the return-probe rows");
@@ -122,7 +124,7 @@ static unsigned int bench_plan(void)
 	unsigned int plan = 0;
 
 	if (hits)
-		plan += bench_hit_plan();
+		plan += bench_hit_plan() + bench_marker_plan();
 	if (rets)
 		plan += bench_ret_plan();
 	if (scale)
@@ -167,8 +169,10 @@ static int __init bench_init(void)
 		p->n, p->runs, p->seed, p->cov_stride, p->cov_random);
 	ktap_start(&ktap, bench_plan());
 	for (bench_pass = BENCH_OPTPROBE; ; bench_pass = BENCH_KPROBE) {
-		if (hits)
+		if (hits) {
 			bench_hits(&ktap);
+			bench_markers(&ktap);
+		}
 		if (rets)
 			bench_rets(&ktap);
 		if (scale)

@@ -13,6 +13,8 @@
  *    leaf functions of about a dozen arithmetic instructions each, whose
  *    every instruction is a site of the module-text scale rows: module
  *    text enough for 10,000 probes.
+ * optprobe_bench_target.ko also holds the loops of the static markers'
+ * rows, with a marker and a module tracepoint (loops.c).
  */
 #ifndef OPTPROBE_BENCH_TARGET_H
 #define OPTPROBE_BENCH_TARGET_H
@@ -63,6 +65,20 @@ struct optprobe_bench_asm {
 /* In the assembly, in enum order; other modules ask optprobe_bench_asm() */
 extern const struct optprobe_bench_asm optprobe_bench_asm_table[OPTPROBE_BENCH_NR_ASM];
 const struct optprobe_bench_asm *optprobe_bench_asm(enum optprobe_bench_class class);
+
+/*
+ * The loops of the static markers' rows (loops.c): n iterations of one
+ * body, bare, with the marker OPTPROBE_BENCH_MARKER of two arguments
+ * (the iteration and the running value, OPTPROBE_BENCH_MARKER_FORMAT),
+ * and with the tracepoint optprobe_bench_loop (optprobe_bench_trace.h)
+ * of the same arguments at the same place.  Each returns the running
+ * value, which the last iteration passes as its second argument.
+ */
+#define OPTPROBE_BENCH_MARKER		"optprobe_bench_loop"
+#define OPTPROBE_BENCH_MARKER_FORMAT	"%llu %llu"
+u64 optprobe_bench_loop(u64 n);
+u64 optprobe_bench_loop_marker(u64 n);
+u64 optprobe_bench_loop_tp(u64 n);
 
 #define OPTPROBE_BENCH_NR_TEXT 1000
 extern u64 (* const optprobe_bench_text[OPTPROBE_BENCH_NR_TEXT])(u64 a);
