@@ -208,6 +208,8 @@ static const char *op_ppc_table_decode(unsigned long *start, unsigned long *stop
 	n = copy_from_kernel_nofault(words, (void *)func, size) ? -1 :
 		op_ppc_toc_addrs(words, size / sizeof(u32), func, cand, ARRAY_SIZE(cand));
 	kfree(words);
+	if (n <= 0)
+		return "no table in jump_label_text_reserved()";
 	*start = ULONG_MAX;
 	*stop = 0;
 	for (i = 0; i < n; i++) {

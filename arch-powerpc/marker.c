@@ -11,6 +11,7 @@
  * and the compiler loads one it holds in memory into a register.
  */
 #include <linux/sched.h>
+#include <linux/uaccess.h>
 #include <asm/ppc-opcode.h>
 
 #include "arch.h"
@@ -24,21 +25,27 @@ int op_arch_marker_loc(const u8 *insn, unsigned long at, struct op_marker_loc *l
 	loc->base = OP_MLOC_NO_REG;
 	loc->index = OP_MLOC_NO_REG;
 	loc->scale = 0;
+	loc->mem = false;
 	loc->off = 0;
 	if ((word & ~0xffffu) == PPC_RAW_ADDI(3, 3, 0)) {
-		loc->kind = OP_MLOC_CONST;
 		loc->off = (s16)(word & 0xffff);
 		return 0;
 	}
 	if ((word & ~(0x1fu << 11)) == PPC_RAW_ADD(3, 3, 0)) {
-		loc->kind = OP_MLOC_REG;
 		loc->base = (word >> 11) & 0x1f;
 		return 0;
 	}
 	return -EINVAL;
 }
 
-unsigned long op_arch_marker_reg(const struct pt_regs *regs, int reg)
+bool op_arch_marker_nop(unsigned long addr)
 {
-	return regs->gpr[reg & 31];
+	u32 now;
+
+	return !copy_from_kernel_nofault(&now, (void *)addr, sizeof(now)) && now == PPC_RAW_NOP();
+}
+
+int op_arch_marker_reg_offset(int reg)
+{
+	return offsetof(struct pt_regs, gpr[reg & 31]);
 }

@@ -224,7 +224,8 @@ int op_ppc_write_text(void *dst, const void *src, size_t len)
 
 	for (i = 0; i < len; i += ppc_inst_len(insn)) {
 		insn = ppc_inst_read(src + i);
-		if (!ppc_inst_equal(insn, ppc_inst_read(dst + i)))
+		/* the bytes alone: what is there may not be whole instructions */
+		if (memcmp(dst + i, src + i, ppc_inst_len(insn)))
 			err = err ?: op_kcall(patch_instruction)(dst + i, insn);
 	}
 	return err;

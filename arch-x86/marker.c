@@ -14,6 +14,8 @@
  * Registers are numbered as the encoding numbers them.
  */
 #include <linux/stddef.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/ptrace.h>
 #include "wrap-unaligned.h"
 
@@ -32,7 +34,7 @@ static int op_x86_marker_mem(u8 rex, u8 modrm, const u8 *p, unsigned long end_of
 	u8 mod = modrm >> 6, rm = modrm & 7, sib;
 	bool disp32 = mod == 2;
 
-	loc->kind = OP_MLOC_MEM;
+	loc->mem = true;
 	if (rm == 5 && mod == 0) {
 		/* RIP-relative: no immediate follows, so disp ends the instruction */
 		loc->off = end_of_modrm + 4 + (s32)get_unaligned_le32(p);
@@ -68,6 +70,7 @@ int op_arch_marker_loc(const u8 *insn, unsigned long at, struct op_marker_loc *l
 	loc->base = OP_MLOC_NO_REG;
 	loc->index = OP_MLOC_NO_REG;
 	loc->scale = 0;
+	loc->mem = false;
 	loc->off = 0;
 	if ((rex & 0xf8) != OP_X86_REX_W)
 		return -EINVAL;
@@ -75,20 +78,17 @@ int op_arch_marker_loc(const u8 *insn, unsigned long at, struct op_marker_loc *l
 	case 0x89:
 		if (modrm >> 6 != 3 || rm)
 			return -EINVAL;
-		loc->kind = OP_MLOC_REG;
 		loc->base = reg;
 		return 0;
 	case 0xc7:
 		if (modrm != 0xc0 || (rex & OP_X86_REX_B))
 			return -EINVAL;
-		loc->kind = OP_MLOC_CONST;
 		loc->off = (s32)get_unaligned_le32(insn + 3);
 		return 0;
 	case 0x8b:
 		if (reg)
 			return -EINVAL;
 		if (modrm >> 6 == 3) {
-			loc->kind = OP_MLOC_REG;
 			loc->base = rm;
 			return 0;
 		}
@@ -97,7 +97,16 @@ int op_arch_marker_loc(const u8 *insn, unsigned long at, struct op_marker_loc *l
 	return -EINVAL;
 }
 
-unsigned long op_arch_marker_reg(const struct pt_regs *regs, int reg)
+bool op_arch_marker_nop(unsigned long addr)
+{
+	static const u8 nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	u8 now[sizeof(nop5)];
+
+	return !copy_from_kernel_nofault(now, (void *)addr, sizeof(now)) &&
+	       !memcmp(now, nop5, sizeof(nop5));
+}
+
+int op_arch_marker_reg_offset(int reg)
 {
 	static const u8 offsets[16] = {
 		offsetof(struct pt_regs, ax), offsetof(struct pt_regs, cx),
@@ -110,5 +119,5 @@ unsigned long op_arch_marker_reg(const struct pt_regs *regs, int reg)
 		offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
 	};
 
-	return *(const unsigned long *)((const u8 *)regs + offsets[reg & 15]);
+	return offsets[reg & 15];
 }

@@ -253,22 +253,24 @@ bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
 enum op_reason op_arch_opt_blocked(const struct op_site *site);
 
 struct op_marker_loc;
-struct pt_regs;
 
 /**
  * op_arch_marker_loc() - where a marker's argument is (markers.c)
  * @insn:	the instruction its record holds for it, never run
  *		(include/optprobe-marker.h), OPTPROBE_MARKER_LOC_SIZE bytes
  * @at:		@insn's address, for an operand relative to it
- * @loc:	filled in: kind, base, index, scale, off
+ * @loc:	filled in: base and index as register numbers (or
+ *		OP_MLOC_NO_REG), scale, mem, off
  *
  * Return: 0, or -EINVAL for an instruction of no form the header writes.
  *
- * op_arch_marker_reg() - the value of register @reg (as op_arch_marker_loc()
- * numbers it) in @regs; on the hit path.
+ * op_arch_marker_reg_offset() - where register @reg (as op_arch_marker_loc()
+ * numbers it) is in struct pt_regs, in bytes.
  */
 int op_arch_marker_loc(const u8 *insn, unsigned long at, struct op_marker_loc *loc);
-unsigned long op_arch_marker_reg(const struct pt_regs *regs, int reg);
+int op_arch_marker_reg_offset(int reg);
+/* op_arch_marker_nop() - is the header's nop at @addr? */
+bool op_arch_marker_nop(unsigned long addr);
 
 /* The most bytes a jump replaces: at least the probed instruction's first. */
 #define OP_OPT_SPAN	OP_ARCH_OPT_SPAN

@@ -4,7 +4,8 @@
  * comes, before its init runs, and the probes waiting for it are armed
  * then; its init text's sites go when its init is done; its markers go
  * with it, their probes gone.  At optprobe's load, the markers of the
- * modules already there are read.
+ * modules already live are read; one that came before the notifier was
+ * registered and is not live yet is read when it goes live.
  */
 #include <linux/module.h>
 #include <linux/notifier.h>
@@ -23,6 +24,9 @@ static int op_marker_notify(struct notifier_block *nb, unsigned long state, void
 		op_marker_probes_coming(mod);
 		break;
 	case MODULE_STATE_LIVE:
+		/* one that came before the notifier was there, and was not live for the walk */
+		op_markers_read(mod);
+		op_marker_probes_coming(mod);
 		op_markers_init_done(mod);
 		break;
 	case MODULE_STATE_GOING:
@@ -36,8 +40,14 @@ static int op_marker_notify(struct notifier_block *nb, unsigned long state, void
 	return NOTIFY_DONE;
 }
 
+/*
+ * Before the notifiers of priority 0 (the events layer's, probe modules'):
+ * a module's markers are read, and the probes waiting for them armed,
+ * before anyone else hears of it coming.
+ */
 static struct notifier_block op_marker_nb = {
 	.notifier_call = op_marker_notify,
+	.priority = 1,
 };
 
 int __init op_markers_init(void)

@@ -23,48 +23,66 @@
 #include "ksyms.h"
 #include "markers.h"
 
+/* Not in every 6.1's compiler_attributes.h (Debian's ppc64el 6.1.0-50): gcc 11+ */
+#ifndef __no_stack_protector
+#define __no_stack_protector	__attribute__((__no_stack_protector__))
+#endif
+
 /* Probes registered before their module came. */
 static LIST_HEAD(op_marker_pending);
 
-/* @v, of @size bytes, sign- or zero-extended to 64 bits. */
-static u64 op_marker_extend(u64 v, unsigned int size, bool is_signed)
+static __always_inline unsigned long op_marker_reg(const struct pt_regs *regs, s16 offset)
 {
-	unsigned int shift = 64 - 8 * size;
-
-	return is_signed ? (u64)((s64)(v << shift) >> shift) : v << shift >> shift;
+	return *(const unsigned long *)((const u8 *)regs + offset);
 }
 
-/* Hit path: the argument at @loc, in the registers or memory of a hit. */
-static u64 op_marker_arg(const struct op_marker_loc *loc, struct pt_regs *regs)
+/* The general case of op_marker_arg(): an index register, or memory. */
+static noinline u64 op_marker_sum(const struct op_marker_loc *loc, const struct pt_regs *regs)
 {
 	unsigned long addr;
-	u64 v = 0;
+	u64 v = loc->off;
 
-	switch (loc->kind) {
-	case OP_MLOC_CONST:
-		v = loc->off;
-		break;
-	case OP_MLOC_REG:
-		v = op_arch_marker_reg(regs, loc->base);
-		break;
-	case OP_MLOC_MEM:
-		addr = loc->off;
-		if (loc->base != OP_MLOC_NO_REG)
-			addr += op_arch_marker_reg(regs, loc->base);
-		if (loc->index != OP_MLOC_NO_REG)
-			addr += op_arch_marker_reg(regs, loc->index) << loc->scale;
+	if (loc->base != OP_MLOC_NO_REG)
+		v += op_marker_reg(regs, loc->base);
+	if (loc->index != OP_MLOC_NO_REG)
+		v += (u64)op_marker_reg(regs, loc->index) << loc->scale;
+	if (loc->mem) {
+		addr = v;
+		v = 0;
 		/* little-endian both: the low bytes of v */
 		if (copy_from_kernel_nofault(&v, (void *)addr, loc->size))
 			v = 0;
-		break;
 	}
-	return op_marker_extend(v, loc->size, loc->is_signed);
+	return v;
 }
 
-static int op_marker_hit(struct optprobe *p, struct pt_regs *regs)
+/* Hit path: the argument at @loc, in the registers or memory of a hit. */
+static __always_inline u64 op_marker_arg(const struct op_marker_loc *loc,
+					 const struct pt_regs *regs)
+{
+	u64 v;
+
+	if (loc->how == OP_MLOC_CONST)
+		return loc->off;
+	if (likely(loc->how == OP_MLOC_REG))
+		v = op_marker_reg(regs, loc->base);
+	else
+		v = op_marker_sum(loc, regs);
+	if (!loc->shift)
+		return v;
+	return loc->is_signed ? (u64)((s64)(v << loc->shift) >> loc->shift) :
+				v << loc->shift >> loc->shift;
+}
+
+/*
+ * The hit path's cost over a plain probe's is here: no stack protector
+ * (no array of the caller's is written past) and no zeroing of @args,
+ * whose first hook->nargs are all written before the handler reads them.
+ */
+static int __no_stack_protector op_marker_hit(struct optprobe *p, struct pt_regs *regs)
 {
 	struct op_marker_hook *hook = container_of(p, struct op_marker_hook, p);
-	u64 args[OPTPROBE_MARKER_ARGS_MAX];
+	u64 args[OPTPROBE_MARKER_ARGS_MAX] __uninitialized;
 	unsigned int i;
 
 	for (i = 0; i < hook->nargs; i++)
@@ -113,7 +131,8 @@ static int op_marker_arm(struct optprobe_marker *marker, struct optprobe_marker_
 		const struct op_marker_site *site = &marker->sites[i];
 		struct op_marker_hook *hook = &hooks[n];
 
-		if (site->gone)
+		/* its init text is done once it is live, before the notifier says so */
+		if (site->gone || (site->init && marker->mod->state != MODULE_STATE_COMING))
 			continue;
 		hook->p.addr = (void *)site->addr;
 		hook->p.pre_handler = op_marker_hit;
@@ -297,23 +316,32 @@ enum optprobe_mode optprobe_marker_mode(const struct optprobe_marker_probe *mp)
 	enum optprobe_mode mode, weakest = OPTPROBE_MODE_GONE;
 	unsigned int i;
 
-	switch (READ_ONCE(mp->state)) {
+	/* against an unregister or an arm racing with it, which change the hooks */
+	mutex_lock(&op_marker_mutex);
+	switch (mp->state) {
 	case OP_MP_UNREGISTERED:
-		return OPTPROBE_MODE_DISABLED;
+		weakest = OPTPROBE_MODE_DISABLED;
+		break;
 	case OP_MP_PENDING:
-		return OPTPROBE_MODE_PENDING;
+		weakest = OPTPROBE_MODE_PENDING;
+		break;
 	case OP_MP_GONE:
-		return OPTPROBE_MODE_GONE;
+		break;
+	default:
+		if (mp->disabled) {
+			weakest = OPTPROBE_MODE_DISABLED;
+			break;
+		}
+		for (i = 0; i < mp->nhooks; i++) {
+			mode = optprobe_mode(&mp->hooks[i].p);
+			if (mode == OPTPROBE_MODE_GONE)
+				continue;
+			if (weakest == OPTPROBE_MODE_GONE ||
+			    op_mode_rank(mode) < op_mode_rank(weakest))
+				weakest = mode;
+		}
 	}
-	if (mp->disabled)
-		return OPTPROBE_MODE_DISABLED;
-	for (i = 0; i < mp->nhooks; i++) {
-		mode = optprobe_mode(&mp->hooks[i].p);
-		if (mode == OPTPROBE_MODE_GONE)
-			continue;
-		if (weakest == OPTPROBE_MODE_GONE || op_mode_rank(mode) < op_mode_rank(weakest))
-			weakest = mode;
-	}
+	mutex_unlock(&op_marker_mutex);
 	return weakest;
 }
 EXPORT_SYMBOL_GPL(optprobe_marker_mode);
@@ -323,8 +351,10 @@ unsigned long optprobe_marker_hits(const struct optprobe_marker_probe *mp)
 	unsigned long hits = 0;
 	unsigned int i;
 
+	mutex_lock(&op_marker_mutex);
 	for (i = 0; i < mp->nhooks; i++)
 		hits += op_probe_hits(&mp->hooks[i].p);
+	mutex_unlock(&op_marker_mutex);
 	return hits;
 }
 EXPORT_SYMBOL_GPL(optprobe_marker_hits);

@@ -118,6 +118,26 @@ static bool op_marker_text(const struct module *mod, unsigned long addr)
 	return text;
 }
 
+/* The hit path's shortcut for @loc: a register, a constant, or neither. */
+static void op_marker_loc_how(struct op_marker_loc *loc)
+{
+	bool reg = loc->base != OP_MLOC_NO_REG;
+	u64 v = loc->off;
+
+	loc->how = OP_MLOC_SUM;
+	if (loc->mem || loc->index != OP_MLOC_NO_REG)
+		return;
+	if (reg && !loc->off) {
+		loc->how = OP_MLOC_REG;
+	} else if (!reg) {
+		loc->how = OP_MLOC_CONST;
+		if (loc->shift)
+			v = loc->is_signed ? (u64)((s64)(v << loc->shift) >> loc->shift) :
+					     v << loc->shift >> loc->shift;
+		loc->off = v;
+	}
+}
+
 /*
  * Why the record at @rec of @mod is not one, or NULL; its site into @site,
  * each argument's type from the format.
@@ -138,6 +158,9 @@ static const char *op_marker_record_check(const struct module *mod,
 		return "its format does not take its arguments";
 	if (rec->site_len != OPTPROBE_MARKER_NOP_LEN || !op_marker_text(mod, rec->site))
 		return "its site is not the module's text";
+	/* the records are read before anything probes a module's text */
+	if (!op_arch_marker_nop(rec->site))
+		return "its site holds no marker's nop";
 	site->addr = rec->site;
 	site->init = within_module_init(rec->site, (struct module *)mod);
 	for (i = 0; i < rec->nargs; i++) {
@@ -145,8 +168,14 @@ static const char *op_marker_record_check(const struct module *mod,
 
 		if (op_arch_marker_loc(rec->args[i].loc, (unsigned long)rec->args[i].loc, loc))
 			return "an argument's location is not understood";
+		if (loc->base != OP_MLOC_NO_REG)
+			loc->base = op_arch_marker_reg_offset(loc->base);
+		if (loc->index != OP_MLOC_NO_REG)
+			loc->index = op_arch_marker_reg_offset(loc->index);
 		loc->size = types[i].size;
+		loc->shift = 64 - 8 * types[i].size;
 		loc->is_signed = types[i].is_signed;
+		op_marker_loc_how(loc);
 	}
 	return NULL;
 }
@@ -305,7 +334,11 @@ static int op_marker_walk_one(void *data, const char *name, struct module *mod,
 	if (!mod || mod == walk->last)
 		return 0;
 	walk->last = mod;
-	if (mod == THIS_MODULE || !try_module_get(mod))
+	/*
+	 * Live ones only: a reference does not keep a coming module whose
+	 * init fails; the notifier reads those, at COMING or at LIVE.
+	 */
+	if (mod == THIS_MODULE || mod->state != MODULE_STATE_LIVE || !try_module_get(mod))
 		return 0;
 	held = kzalloc(sizeof(*held), GFP_KERNEL);
 	if (!held) {

@@ -28,22 +28,31 @@ struct module;
 struct pt_regs;
 struct seq_file;
 
-/* Where one argument of a marker site is, decoded from its record. */
-enum op_marker_loc_kind {
-	OP_MLOC_CONST,		/* @off is the value */
-	OP_MLOC_REG,		/* in register @base */
-	OP_MLOC_MEM,		/* at @off + @base + (@index << @scale) */
-};
-
 #define OP_MLOC_NO_REG	(-1)
 
+/*
+ * Where one argument of a marker site is, decoded from its record: the
+ * sum @off + @base's value + (@index's value << @scale) is the argument
+ * (a constant: @off alone; a register: @base alone), or with @mem its
+ * address.  The backend decodes register numbers (op_arch_marker_loc());
+ * markers.c makes them offsets into struct pt_regs, so that a hit reads
+ * them with one load.
+ */
+enum op_marker_how {
+	OP_MLOC_REG,		/* @base alone: one load */
+	OP_MLOC_CONST,		/* @off alone, extended already */
+	OP_MLOC_SUM,		/* the general case, an index or memory */
+};
+
 struct op_marker_loc {
-	u8 kind;
-	u8 size;
-	bool is_signed;
-	s8 base;		/* the backend's register number, or OP_MLOC_NO_REG */
-	s8 index;		/* likewise */
+	u8 how;			/* enum op_marker_how, from the others at decode time */
+	s16 base;		/* byte offset of a register in struct pt_regs, or OP_MLOC_NO_REG */
+	s16 index;		/* likewise */
 	u8 scale;
+	bool mem;
+	u8 size;		/* the argument's, in bytes: 4 or 8 */
+	u8 shift;		/* 64 - 8 * @size, for the extension to 64 bits */
+	bool is_signed;
 	long off;
 };
 

@@ -157,8 +157,7 @@ static enum op_reason op_opt_unwanted(const struct op_site *site)
 		return OP_R_OPTIMIZE_OFF;
 	if (site->noopt)
 		return OP_R_NOOPT;
-	/* it runs once; a marker's is optimized at once, for nothing */
-	if (site->init && !site->marker)
+	if (site->init)
 		return OP_R_INIT_TEXT;
 	return op_arch_opt_blocked(site);
 }
@@ -448,7 +447,7 @@ static void op_opt_patch_prepared(void)
  * op_site_arm() just wrote is the patching protocol's first step; hits
  * meanwhile take it, and from op_arch_opt_prepare() on, the detour.  A
  * jump that would replace more than one instruction (the flag on a probe
- * that is no marker's) waits for the batch's grace period as any other.
+ * that is no marker's) stays queued for the batch, and its grace period.
  */
 static void op_opt_now(struct op_site *site)
 {
@@ -460,11 +459,12 @@ static void op_opt_now(struct op_site *site)
 		op_opt_refused(site, ret);
 		return;
 	}
-	op_site_move(site, OP_ST_PREPARED);
 	if (!op_arch_opt_at_once(site)) {
-		op_site_list(site, &op_opt_prepared);
+		/* still QUEUED: the batch prepares it again, then waits */
+		op_arch_opt_unprepare(site);
 		return;
 	}
+	op_site_move(site, OP_ST_PREPARED);
 	op_site_list(site, &batch);
 	op_opt_patch(&batch);
 }

@@ -636,12 +636,12 @@ struct optprobe_marker_probe {
  * nop.  If @mp->module is not loaded, @mp waits for it and is armed when
  * it comes, before its init runs (OPTPROBE_MODE_PENDING until then); its
  * unload makes the probe OPTPROBE_MODE_GONE.  A site in the module's init
- * text goes as that text does: gone once its init is done.
+ * text goes as that text does: a breakpoint, as every probe there (it
+ * runs once), gone once its init is done.  A probe waiting for a module
+ * that comes without the marker, or that cannot be armed in it, is
+ * OPTPROBE_MODE_GONE, with a pr_warn line.
  *
  * Context: process context; may sleep.
- * A probe waiting for a module that comes without the marker, or that
- * cannot be armed in it, is OPTPROBE_MODE_GONE, with a pr_warn line.
- *
  * Return: 0, or
  *  * -EINVAL: no module, name, format or handler; @mp->format is not the
  *    marker's (the pr_warn line shows both); or every site of the marker
@@ -689,7 +689,8 @@ int optprobe_marker_disable(struct optprobe_marker_probe *mp);
  * OPTPROBE_MODE_GONE once it went (or every site of the marker did);
  * OPTPROBE_MODE_DISABLED when disabled or not registered; otherwise the
  * least optimized mode among its live sites (OPTPROBE_MODE_OPTIMIZED on
- * every site unless optimization is switched off).
+ * every site unless optimization is switched off, or a site is in init
+ * text that is still there).
  */
 enum optprobe_mode optprobe_marker_mode(const struct optprobe_marker_probe *mp);
 
