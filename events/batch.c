@@ -5,8 +5,9 @@
  *  1. Every line is parsed; a new event gets its layout and its probe
  *     (unregistered), a removal takes its event off the list of names.
  *  2. The new events' probes are registered, entry probes in one batch
- *     and return probes in another (optprobe_register_batch()); those of
- *     modules not loaded wait for them (module.c).
+ *     and return probes in another (optprobe_register_batch()), marker
+ *     probes one by one; those of modules not loaded wait for them
+ *     (module.c).
  *  3. Under the kernel's event_mutex, held throughout so that nothing
  *     can enable, record or open an event in between: the removed events
  *     must be unused, they leave the kernel's events, and the new ones
@@ -44,7 +45,7 @@ static unsigned int opev_nr_events;
 struct opev_batch {
 	struct list_head adds;		/* new events, by their ->list */
 	struct list_head removes;	/* events taken off opev_events */
-	unsigned int nr_entries, nr_returns;
+	unsigned int nr_entries, nr_returns, nr_markers;
 	struct opev_def def;		/* the parser's scratch */
 	struct opev_arg *args;
 	char *buf;
@@ -56,11 +57,12 @@ static enum opev_arch opev_this_arch(void)
 	return IS_ENABLED(CONFIG_X86_64) ? OPEV_ARCH_X86_64 : OPEV_ARCH_PPC64;
 }
 
-static int opev_err_of_errno(int err)
+/* The error log's reason for @ev's probe refused with @err */
+static int opev_err_of_errno(const struct opev_event *ev, int err)
 {
 	switch (err) {
 	case -ENOENT:
-		return OPEV_ERR_BAD_PROBE_SYM;
+		return ev->is_marker ? OPEV_ERR_NO_MARKER : OPEV_ERR_BAD_PROBE_SYM;
 	case -EILSEQ:
 		return OPEV_ERR_BAD_INSN_BNDRY;
 	case -EBUSY:
@@ -103,6 +105,8 @@ static void opev_name_del(struct opev_event *ev)
 /* The batch's count of probes to register, of @ev's kind. */
 static unsigned int *opev_batch_count(struct opev_batch *b, struct opev_event *ev)
 {
+	if (ev->is_marker)
+		return &b->nr_markers;
 	return ev->is_return ? &b->nr_returns : &b->nr_entries;
 }
 
@@ -158,9 +162,19 @@ static bool opev_name_taken_elsewhere(const char *group, const char *event)
 	return true;
 }
 
-/* A p: or r: line: a new event in the batch, its probe not registered yet. */
+/*
+ * An m: line's event waits for its marker's format, unless the line
+ * decides its fields alone (events.h).
+ */
+static bool opev_batch_deferred(const struct opev_def *def)
+{
+	return def->cmd == OPEV_CMD_MARKER && def->format_unknown && def->format_typed;
+}
+
+/* A p:, r: or m: line: a new event in the batch, its probe not registered yet. */
 static int opev_batch_add(struct opev_batch *b, const char *line)
 {
+	bool deferred = opev_batch_deferred(&b->def);
 	struct opev_event *ev;
 	unsigned int column;
 	int code, ret;
@@ -175,22 +189,37 @@ static int opev_batch_add(struct opev_batch *b, const char *line)
 		opev_log_error(line, 0, opev_error_text(OPEV_ERR_NO_MEMORY));
 		return -ENOSPC;
 	}
+	/* its fields not known: listed as written until they are */
+	if (deferred)
+		b->def.nr_args = 0;
 	ev = opev_event_alloc(&b->def, line);
 	if (!ev)
 		return -ENOMEM;
 	ev->in_batch = true;
 	list_add_tail(&ev->list, &b->adds);
 	opev_name_add(ev);
-	ret = opev_event_layout(ev, &code, &column);
-	if (ret) {
-		opev_log_error(line, column, opev_error_text(code));
-		return ret;
+	if (deferred) {
+		ev->deferred = true;
+		ev->def.raw_args = ev->text + ev->def.args_column;
+	} else {
+		ret = opev_event_layout(ev, &code, &column);
+		if (ret) {
+			opev_log_error(line, column, opev_error_text(code));
+			return ret;
+		}
 	}
 	/* as the kernel's: a module not loaded yet is waited for */
-	ev->pending = b->def.module && opev_module_absent(b->def.module);
+	if (ev->is_marker) {
+		ret = opev_marker_init(ev);
+		if (ret)
+			return ret;
+	} else {
+		ev->pending = b->def.module && opev_module_absent(b->def.module);
+	}
 	ret = opev_event_init_probe(ev);
 	if (ret) {
-		opev_log_error(line, b->def.loc_column, opev_error_text(opev_err_of_errno(ret)));
+		opev_log_error(line, b->def.loc_column,
+			       opev_error_text(opev_err_of_errno(ev, ret)));
 		return ret;
 	}
 	if (!ev->pending)
@@ -213,7 +242,8 @@ static int opev_batch_line(struct opev_batch *b, char *line)
 	b->def.proto = b->proto;
 	if (opev_parse(line, &b->def, opev_this_arch(), opev_kernel(), &err)) {
 		opev_log_error(line, err.column, opev_error_text(err.code));
-		return -EINVAL;
+		/* as for a symbol the kernel does not know */
+		return err.code == OPEV_ERR_NO_MARKER ? -ENOENT : -EINVAL;
 	}
 	if (b->def.cmd == OPEV_CMD_REMOVE)
 		return opev_batch_remove(b, line);
@@ -221,9 +251,9 @@ static int opev_batch_line(struct opev_batch *b, char *line)
 }
 
 /*
- * Register every new probe of @b, entry probes in one batch and return
- * probes in another.  On failure none stays registered and the line at
- * fault is logged.
+ * Register every new probe of @b, entry probes in one batch, return
+ * probes in another, then marker probes.  On failure none stays
+ * registered and the line at fault is logged.
  */
 static int opev_batch_register(struct opev_batch *b)
 {
@@ -232,7 +262,7 @@ static int opev_batch_register(struct opev_batch *b)
 	unsigned int failed;
 	int ret;
 
-	ret = opev_probes_alloc(&pr, b->nr_entries + b->nr_returns);
+	ret = opev_probes_alloc(&pr, b->nr_entries + b->nr_returns + b->nr_markers);
 	if (ret)
 		return ret;
 	list_for_each_entry(ev, &b->adds, list)
@@ -249,9 +279,22 @@ static int opev_batch_register(struct opev_batch *b)
 		bad = container_of(pr.rps[failed], struct opev_event, rprobe);
 		goto log;
 	}
+	for (failed = 0; failed < pr.nr_mps; failed++) {
+		ret = optprobe_marker_register(pr.mps[failed]);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		bad = container_of(pr.mps[failed], struct opev_event, mprobe);
+		/* the ones before it, and every entry and return probe */
+		pr.nr_mps = failed;
+		opev_probes_unregister(&pr);
+		goto log;
+	}
 	goto out;
 log:
-	opev_log_error(bad->text, bad->def.loc_column, opev_error_text(opev_err_of_errno(ret)));
+	opev_log_error(bad->text, bad->def.loc_column,
+		       opev_error_text(opev_err_of_errno(bad, ret)));
 out:
 	opev_probes_free(&pr);
 	return ret;
@@ -277,8 +320,7 @@ static void opev_unregister(struct list_head *head)
 			opev_event_unregister(ev);	/* no memory for batches */
 	}
 	if (batch) {
-		optprobe_unregister_many(pr.ps, pr.nr_ps);
-		optretprobe_unregister_many(pr.rps, pr.nr_rps);
+		opev_probes_unregister(&pr);
 		opev_probes_free(&pr);
 	}
 }

@@ -110,6 +110,8 @@ out:
 static const struct opev_kernel opev_this_kernel = {
 	.return_args = OPEV_RETURN_ARGS,
 	.find_proto = OPEV_FIND_PROTO,
+	/* not the kernel's: m: lines, on every kernel (marker.c) */
+	.find_marker = opev_marker_find,
 };
 
 /* What the running kernel's kprobe_events takes beyond 6.1's grammar */

@@ -62,11 +62,13 @@ struct opev_event *opev_event_alloc(const struct opev_def *def, const char *line
 	for (i = 0; i < def->nr_args; i++)
 		ev->args[i].symbol = opev_rebase(def->args[i].symbol, def->buf, ev->line);
 	ev->is_return = def->cmd == OPEV_CMD_RETURN;
+	ev->is_marker = def->cmd == OPEV_CMD_MARKER;
 	return ev;
 }
 
 void opev_event_free(struct opev_event *ev)
 {
+	kfree(ev->marker_format);
 	kfree(ev->call.print_fmt);
 	kfree(ev->target);
 	free_percpu(ev->nhit);
@@ -184,6 +186,16 @@ static int opev_entry_hit(struct optprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/* A marker's hit: its $argN are @args; the record's ip, the marker's site. */
+static void opev_marker_hit(struct optprobe_marker_probe *mp, struct pt_regs *regs,
+			    const u64 *args)
+{
+	struct opev_event *ev = container_of(mp, struct opev_event, mprobe);
+
+	BUILD_BUG_ON(sizeof(u64) != sizeof(unsigned long));
+	opev_hit(ev, regs, (const unsigned long *)args, instruction_pointer(regs), 0);
+}
+
 /*
  * A return probe's data for a call: the function's address, for the
  * record's func, then the arguments its $argN read, saved at the entry.
@@ -236,7 +248,8 @@ static unsigned long opev_event_func(struct opev_event *ev)
 /*
  * The definition's probe, disarmed, ready to register.  -ENOMEM, or
  * -ENOENT for a return probe on a symbol kallsyms does not know (a
- * pending event's is looked up when its module comes).
+ * pending event's is looked up when its module comes).  A marker
+ * probe's format is the one its marker was found with (marker.c).
  */
 int opev_event_init_probe(struct opev_event *ev)
 {
@@ -244,6 +257,14 @@ int opev_event_init_probe(struct opev_event *ev)
 	const struct opev_def *def = &ev->def;
 	unsigned long addr = def->addr, offset = def->offset;
 
+	if (ev->is_marker) {
+		ev->mprobe.module = def->module;
+		ev->mprobe.name = def->symbol;
+		ev->mprobe.format = ev->marker_format;
+		ev->mprobe.handler = opev_marker_hit;
+		ev->mprobe.flags = flags;
+		return 0;
+	}
 	if (opev_text_relative(def)) {
 		addr = op_kcall(kallsyms_lookup_name)("_text") + offset;
 		offset = 0;
@@ -279,9 +300,14 @@ int opev_event_init_probe(struct opev_event *ev)
 	return ev->func ? 0 : -ENOENT;
 }
 
-/* A pending event's probe, registered disarmed as its module comes. */
+/*
+ * A pending event's probe, registered disarmed as its module comes (a
+ * marker probe's format found first: marker.c).
+ */
 int opev_event_register(struct opev_event *ev)
 {
+	if (ev->is_marker)
+		return optprobe_marker_register(&ev->mprobe);
 	if (!ev->is_return)
 		return optprobe_register(&ev->probe);
 	ev->func = opev_event_func(ev);
@@ -292,7 +318,9 @@ int opev_event_register(struct opev_event *ev)
 
 void opev_event_unregister(struct opev_event *ev)
 {
-	if (ev->is_return)
+	if (ev->is_marker)
+		optprobe_marker_unregister(&ev->mprobe);
+	else if (ev->is_return)
 		optretprobe_unregister(&ev->rprobe);
 	else
 		optprobe_unregister(&ev->probe);
@@ -303,9 +331,11 @@ int opev_probes_alloc(struct opev_probes *pr, unsigned int n)
 {
 	pr->ps = kvmalloc_array(max(n, 1U), sizeof(*pr->ps), GFP_KERNEL);
 	pr->rps = kvmalloc_array(max(n, 1U), sizeof(*pr->rps), GFP_KERNEL);
+	pr->mps = kvmalloc_array(max(n, 1U), sizeof(*pr->mps), GFP_KERNEL);
 	pr->nr_ps = 0;
 	pr->nr_rps = 0;
-	if (pr->ps && pr->rps)
+	pr->nr_mps = 0;
+	if (pr->ps && pr->rps && pr->mps)
 		return 0;
 	opev_probes_free(pr);
 	return -ENOMEM;
@@ -313,18 +343,44 @@ int opev_probes_alloc(struct opev_probes *pr, unsigned int n)
 
 void opev_probes_add(struct opev_probes *pr, struct opev_event *ev)
 {
-	if (ev->is_return)
+	if (ev->is_marker)
+		pr->mps[pr->nr_mps++] = &ev->mprobe;
+	else if (ev->is_return)
 		pr->rps[pr->nr_rps++] = &ev->rprobe;
 	else
 		pr->ps[pr->nr_ps++] = &ev->probe;
+}
+
+/* Unregister every probe of @pr: entry and return probes in a batch each. */
+void opev_probes_unregister(struct opev_probes *pr)
+{
+	unsigned int i;
+
+	optprobe_unregister_many(pr->ps, pr->nr_ps);
+	optretprobe_unregister_many(pr->rps, pr->nr_rps);
+	for (i = 0; i < pr->nr_mps; i++)
+		optprobe_marker_unregister(pr->mps[i]);
+}
+
+/* Disarm every probe of @pr, as opev_probes_unregister() unregisters them. */
+void opev_probes_disable(struct opev_probes *pr)
+{
+	unsigned int i;
+
+	optprobe_disable_many(pr->ps, pr->nr_ps);
+	optretprobe_disable_many(pr->rps, pr->nr_rps);
+	for (i = 0; i < pr->nr_mps; i++)
+		optprobe_marker_disable(pr->mps[i]);
 }
 
 void opev_probes_free(struct opev_probes *pr)
 {
 	kvfree(pr->ps);
 	kvfree(pr->rps);
+	kvfree(pr->mps);
 	pr->ps = NULL;
 	pr->rps = NULL;
+	pr->mps = NULL;
 }
 
 static unsigned int opev_users(const struct opev_event *ev)
@@ -343,7 +399,12 @@ static int opev_arm(struct opev_event *ev)
 
 	if (ev->pending || ev->armed)
 		return 0;
-	ret = ev->is_return ? optretprobe_enable(&ev->rprobe) : optprobe_enable(&ev->probe);
+	if (ev->is_marker)
+		ret = optprobe_marker_enable(&ev->mprobe);
+	else if (ev->is_return)
+		ret = optretprobe_enable(&ev->rprobe);
+	else
+		ret = optprobe_enable(&ev->probe);
 	ev->armed = !ret;
 	/* its module going, about to make it pending (module.c) */
 	if (ret == -ENOENT && ev->def.module)
@@ -375,14 +436,15 @@ static void opev_disarm_fn(struct work_struct *work)
 			continue;
 		if (batch)
 			opev_probes_add(&pr, ev);
-		else if (ev->is_return)	/* no memory for batches: one at a time */
+		else if (ev->is_marker)	/* no memory for batches: one at a time */
+			optprobe_marker_disable(&ev->mprobe);
+		else if (ev->is_return)
 			optretprobe_disable(&ev->rprobe);
 		else
 			optprobe_disable(&ev->probe);
 	}
 	if (batch) {
-		optprobe_disable_many(pr.ps, pr.nr_ps);
-		optretprobe_disable_many(pr.rps, pr.nr_rps);
+		opev_probes_disable(&pr);
 		opev_probes_free(&pr);
 	}
 	/* armed still where disabling failed: the next user to go tries again */
@@ -579,11 +641,66 @@ int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
 	return opev_event_prepare(ev);
 }
 
-/* Under event_mutex: make the event known to tracefs, perf and BPF. */
+/*
+ * A deferred event (an m: one whose fields waited for its marker's
+ * format) takes the fields @from, the same line laid out since
+ * (opev_event_layout()), was given; @from takes what @ev had, to be
+ * freed with it.  Neither is registered or among the kernel's events.
+ */
+int opev_event_take_layout(struct opev_event *ev, struct opev_event *from)
+{
+	int ret;
+
+	swap(ev->def, from->def);
+	swap(ev->line, from->line);
+	swap(ev->args, from->args);
+	swap(ev->fields, from->fields);
+	swap(ev->fixed_size, from->fixed_size);
+	swap(ev->strings, from->strings);
+	ret = opev_event_prepare(ev);
+	if (ret) {
+		swap(ev->def, from->def);
+		swap(ev->line, from->line);
+		swap(ev->args, from->args);
+		swap(ev->fields, from->fields);
+		swap(ev->fixed_size, from->fixed_size);
+		swap(ev->strings, from->strings);
+		return ret;
+	}
+	ev->deferred = false;
+	return 0;
+}
+
+/* The two events' records have the same fields, where and as they are. */
+bool opev_event_same_layout(const struct opev_event *a, const struct opev_event *b)
+{
+	unsigned int i;
+
+	if (a->def.nr_args != b->def.nr_args || a->fixed_size != b->fixed_size ||
+	    strcmp(a->call.print_fmt, b->call.print_fmt))
+		return false;
+	for (i = 0; i < a->def.nr_args; i++) {
+		const struct opev_field *fa = &a->fields[i], *fb = &b->fields[i];
+
+		if (strcmp(fa->arg->name, fb->arg->name) || strcmp(fa->type, fb->type) ||
+		    fa->offset != fb->offset || fa->size != fb->size ||
+		    fa->count != fb->count || fa->string != fb->string ||
+		    fa->user != fb->user)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Under event_mutex: make the event known to tracefs, perf and BPF; a
+ * deferred one waits for its fields.
+ */
 int opev_event_add_locked(struct opev_event *ev)
 {
 	int ret;
 
+	if (ev->deferred)
+		return 0;
 	/* a type and fields of its own each time: it may have been removed */
 	INIT_LIST_HEAD(&ev->class.fields);
 	ev->call.event.type = 0;
@@ -633,17 +750,22 @@ unsigned long opev_event_hits(struct opev_event *ev)
 
 enum optprobe_mode opev_event_mode(struct opev_event *ev)
 {
+	if (ev->is_marker)
+		return optprobe_marker_mode(&ev->mprobe);
 	return ev->is_return ? optretprobe_mode(&ev->rprobe) : optprobe_mode(&ev->probe);
 }
 
 unsigned long opev_event_missed(struct opev_event *ev)
 {
+	if (ev->is_marker)
+		return READ_ONCE(ev->mprobe.nmissed);
 	return ev->is_return ? READ_ONCE(ev->rprobe.nmissed) : READ_ONCE(ev->probe.nmissed);
 }
 
+/* A marker's site needs no decision (optprobe_marker_register()): no reason. */
 const char *opev_event_reason(struct opev_event *ev)
 {
-	if (ev->is_return)
+	if (ev->is_return || ev->is_marker)
 		return "";
 	return optprobe_reason(&ev->probe);
 }

@@ -11,9 +11,23 @@
  *   event.c	one definition's trace event: its class, its fields, its
  *		enable (the probe armed) and its hit handlers
  *   fetch.c	the arguments' values at a hit, into a record
+ *   marker.c	m: lines' static markers: their formats, and the fields
+ *		of an event whose marker's format was not known
  *   module.c	events of modules not loaded: registered when one comes
  *   output.c	a record as `trace` prints it, and the event's print fmt
  *   parse.c	the grammar, pure C (host unit tests)
+ *
+ * An m: line's event is a probe on a static marker
+ * (optprobe_marker_register()), its $argN and arg1..argN the marker's
+ * arguments, typed from the marker's format (parse.h).  Its module not
+ * loaded, the format is not known, and the event waits for it as a
+ * MOD:SYM one does (module.c); but where its fields depend on the
+ * format (an argument without a type, $arg*, or no FETCHARGS), it is
+ * not among the kernel's events until the format is known: it is
+ * "deferred", listed as written, and its module's coming lays it out
+ * and adds it (marker.c).  Its fields stay as that first load of the
+ * module made them: a later load whose marker's format would change
+ * them leaves the event pending, with one line in the kernel log.
  */
 #ifndef OPTPROBE_EVENTS_H
 #define OPTPROBE_EVENTS_H
@@ -78,13 +92,19 @@ struct opev_file {
  * @fixed_size:	bytes of a record before its strings
  * @strings:	it has string fields, measured at each hit
  * @is_return:	a return probe
+ * @is_marker:	a probe on a static marker (m:)
+ * @deferred:	an m: event whose fields wait for the marker's format: no
+ *		layout, not among the kernel's events (marker.c)
+ * @marker_format: the marker's format the fields were checked against,
+ *		the probe's; NULL until the marker was found
  * @target:	what the probe's symbol is: "SYM", or "MOD:SYM"; NULL for an
  *		address
  * @func:	a return probe's function, for its records
  * @entry_args:	a return probe's arguments saved at the entry for its $argN:
  *		the highest N
- * @probe:	the entry probe (@is_return false)
- * @rprobe:	the return probe (@is_return true)
+ * @probe:	the entry probe (neither @is_return nor @is_marker)
+ * @rprobe:	the return probe (@is_return)
+ * @mprobe:	the marker probe (@is_marker)
  * @nhit:	hits, per CPU, for the profile
  * @files:	the tracefs files that enabled it
  * @nr_files:	how many
@@ -94,9 +114,9 @@ struct opev_file {
  * @tp:		the tracepoint the class names (only its name is used)
  * @added:	@call is in the kernel's events
  * @in_batch:	defined by the write being done, not yet on opev_events
- * @pending:	its module (MOD:SYM) is not loaded: the probe is not
- *		registered, and module.c registers it when the module comes;
- *		changed under opev_mutex and event_mutex both
+ * @pending:	its module (MOD:SYM, MOD:MARKER) is not loaded: the probe
+ *		is not registered, and module.c registers it when the
+ *		module comes; changed under opev_mutex and event_mutex both
  * @armed:	the probe is enabled: from its first user on, until a moment
  *		after its last (event.c's opev_disarm_fn()); under event_mutex
  */
@@ -111,12 +131,16 @@ struct opev_event {
 	unsigned int fixed_size;
 	bool strings;
 	bool is_return;
+	bool is_marker;
+	bool deferred;
+	char *marker_format;
 	char *target;
 	unsigned long func;
 	unsigned int entry_args;
 	union {
 		struct optprobe probe;
 		struct optretprobe rprobe;
+		struct optprobe_marker_probe mprobe;
 	};
 	unsigned long __percpu *nhit;
 	struct list_head files;
@@ -147,13 +171,16 @@ struct opev_return_head {
  * struct opev_probes - the probes of many events, by kind, for the batch calls
  * @ps:		entry probes
  * @rps:	return probes
+ * @mps:	marker probes (no batch calls: one at a time)
  * @nr_ps:	how many in @ps
  * @nr_rps:	how many in @rps
+ * @nr_mps:	how many in @mps
  */
 struct opev_probes {
 	struct optprobe **ps;
 	struct optretprobe **rps;
-	unsigned int nr_ps, nr_rps;
+	struct optprobe_marker_probe **mps;
+	unsigned int nr_ps, nr_rps, nr_mps;
 };
 
 extern struct mutex opev_mutex;
@@ -181,7 +208,11 @@ int opev_event_register(struct opev_event *ev);
 void opev_event_unregister(struct opev_event *ev);
 int opev_probes_alloc(struct opev_probes *pr, unsigned int n);
 void opev_probes_add(struct opev_probes *pr, struct opev_event *ev);
+void opev_probes_unregister(struct opev_probes *pr);
+void opev_probes_disable(struct opev_probes *pr);
 void opev_probes_free(struct opev_probes *pr);
+int opev_event_take_layout(struct opev_event *ev, struct opev_event *from);
+bool opev_event_same_layout(const struct opev_event *a, const struct opev_event *b);
 int opev_event_unpend_locked(struct opev_event *ev);
 int opev_event_add_locked(struct opev_event *ev);
 int opev_event_busy(struct opev_event *ev);
@@ -192,6 +223,11 @@ unsigned long opev_event_missed(struct opev_event *ev);
 const char *opev_event_reason(struct opev_event *ev);
 int opev_events_init(void);
 void opev_events_flush(void);
+
+/* marker.c */
+int opev_marker_find(const char *module, const char *name, struct opev_proto *proto);
+int opev_marker_init(struct opev_event *ev);
+int opev_marker_resolve(struct opev_event *ev);
 
 /* module.c */
 bool opev_module_absent(const char *name);

@@ -12,8 +12,12 @@
  * before its init runs, as the kernel's kprobe events do), so that they
  * see its init.  The notifier's priority is the default: after the
  * kernel's jump labels (1) and kprobes (0, registered at boot) have
- * taken the module in.  A symbol the module turns out not to have leaves
- * the event pending, with one line in the kernel log.
+ * taken the module in, and optprobe's markers (core/markers.c, whose
+ * notifier was registered first) have read its markers.  A symbol or
+ * marker the module turns out not to have leaves the event pending, with
+ * one line in the kernel log; so does a marker's format that does not
+ * fit the m: line (marker.c).  A deferred m: event joins the kernel's
+ * events then, its fields known.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +50,46 @@ static bool opev_of_module(struct opev_event *ev, struct module *mod)
 	return ev->def.module && !strcmp(ev->def.module, mod->name);
 }
 
+/*
+ * @ev's probe registered as its module comes: an m: event's marker, and
+ * its fields if they waited for it (marker.c), first.
+ */
+static int opev_module_register(struct opev_event *ev)
+{
+	int ret;
+
+	/* it says why itself */
+	if (ev->is_marker && opev_marker_resolve(ev))
+		return -EINVAL;
+	ret = opev_event_register(ev);
+	if (ret && ev->is_marker)
+		pr_warn_ratelimited("event %s/%s stays pending: cannot probe marker %s:%s (%d)\n",
+				    ev->def.group, ev->def.event, ev->def.module,
+				    ev->def.symbol, ret);
+	else if (ret)
+		pr_warn_ratelimited("event %s/%s stays pending: cannot probe %s+%lu (%d)\n",
+				    ev->def.group, ev->def.event, ev->target,
+				    ev->def.offset, ret);
+	return ret;
+}
+
+/*
+ * Under event_mutex: @ev, registered, leaves pending, armed if enabled; an
+ * m: event whose fields waited joins the kernel's events first (if it
+ * cannot, it is unregistered again by the caller).
+ */
+static int opev_module_unpend_locked(struct opev_event *ev)
+{
+	int ret;
+
+	if (ev->is_marker && !ev->added) {
+		ret = opev_event_add_locked(ev);
+		if (ret)
+			return ret;
+	}
+	return opev_event_unpend_locked(ev);
+}
+
 /* @mod comes: its pending events' probes are registered, and armed if enabled. */
 static void opev_module_coming(struct module *mod)
 {
@@ -56,16 +100,17 @@ static void opev_module_coming(struct module *mod)
 	list_for_each_entry(ev, &opev_events, list) {
 		if (!ev->pending || !opev_of_module(ev, mod))
 			continue;
-		ret = opev_event_register(ev);
-		if (ret) {
-			pr_warn_ratelimited("event %s/%s stays pending: cannot probe %s+%lu (%d)\n",
-					    ev->def.group, ev->def.event, ev->target,
-					    ev->def.offset, ret);
+		if (opev_module_register(ev))
+			continue;
+		mutex_lock(opev_event_mutex);
+		ret = opev_module_unpend_locked(ev);
+		mutex_unlock(opev_event_mutex);
+		if (ret && !ev->added) {
+			pr_warn_ratelimited("event %s/%s stays pending: not added to the trace events (%d)\n",
+					    ev->def.group, ev->def.event, ret);
+			opev_event_unregister(ev);
 			continue;
 		}
-		mutex_lock(opev_event_mutex);
-		ret = opev_event_unpend_locked(ev);
-		mutex_unlock(opev_event_mutex);
 		if (ret)
 			pr_warn_ratelimited("event %s/%s not armed on %s's load (%d)\n",
 					    ev->def.group, ev->def.event, mod->name, ret);
@@ -96,11 +141,13 @@ static void opev_module_going(struct module *mod)
 		ev->armed = false;
 		if (batch)
 			opev_probes_add(&pr, ev);
+		else if (ev->is_marker)
+			/* here: below, it would be one never registered too */
+			opev_event_unregister(ev);
 	}
 	mutex_unlock(opev_event_mutex);
 	if (batch) {
-		optprobe_unregister_many(pr.ps, pr.nr_ps);
-		optretprobe_unregister_many(pr.rps, pr.nr_rps);
+		opev_probes_unregister(&pr);
 		opev_probes_free(&pr);
 	} else {
 		/*
@@ -108,7 +155,7 @@ static void opev_module_going(struct module *mod)
 		 * probes of those pending before were never registered).
 		 */
 		list_for_each_entry(ev, &opev_events, list)
-			if (opev_of_module(ev, mod))
+			if (opev_of_module(ev, mod) && !ev->is_marker)
 				opev_event_unregister(ev);
 	}
 	mutex_unlock(&opev_mutex);

@@ -50,6 +50,8 @@ struct parser {
 	struct opev_error *err;
 	char *rest;		/* what of def->buf is not split into words yet */
 	int fentry;		/* at a function's entry: $argN allowed */
+	/* m: the marker's arguments, def->proto or any_marker; NULL for others */
+	const struct opev_proto *marker;
 	unsigned int size;	/* the event's fields so far */
 	int proto_state;	/* 0: not looked up; 1: def->proto is the function's; -1: none */
 	/* the BTF type of the argument's value so far (the kernel's last_type) */
@@ -103,7 +105,7 @@ static const char *const regs_ppc64[] = OPEV_REGS_PPC64(REG_NAME);
 
 static const char *const error_texts[OPEV_ERR_MAX] = {
 	[OPEV_ERR_NONE]			= "Success",
-	[OPEV_ERR_BAD_CMD]		= "Invalid command: p, r or -: expected",
+	[OPEV_ERR_BAD_CMD]		= "Invalid command: p, r, m or -: expected",
 	[OPEV_ERR_BAD_MAXACT]		= "Invalid maxactive number",
 	[OPEV_ERR_MAXACT_NO_KPROBE]	= "Maxactive is not for kprobe",
 	[OPEV_ERR_MAXACT_TOO_BIG]	= "Maxactive is too big",
@@ -159,7 +161,23 @@ static const char *const error_texts[OPEV_ERR_MAX] = {
 	[OPEV_ERR_NO_RETVAL]		= "This function returns 'void' type",
 	[OPEV_ERR_BAD_TYPE4STR]		= "This type does not fit for string.",
 	[OPEV_ERR_NOSUP_FIELD]		= "Structure members are not supported here",
+	[OPEV_ERR_BAD_MARKER]		= "Invalid marker: MOD:MARKER expected",
+	[OPEV_ERR_NO_MARKER]		= "No such marker in this module",
 };
+
+/*
+ * The arguments an m: line is checked against while the marker's format
+ * is not known: as many as a marker can have, of any type, %s perhaps.
+ */
+#define ANY_ARG		{ .fetch = NULL, .char_ptr = 1 }
+static const struct opev_proto any_marker = {
+	.nr_params = OPEV_MARKER_ARGS_MAX,
+	.names = { "arg1", "arg2", "arg3", "arg4", "arg5", "arg6" },
+	.params = { ANY_ARG, ANY_ARG, ANY_ARG, ANY_ARG, ANY_ARG, ANY_ARG },
+	.ret_void = 1,
+};
+
+#undef ANY_ARG
 
 /* The string helpers the kernel's parser uses, on NUL-terminated words */
 
@@ -460,21 +478,41 @@ static int parse_event_name(struct parser *p, char *s, unsigned int column)
 	return 0;
 }
 
+/* The command's letter, as a definition is listed */
+static char cmd_letter(enum opev_cmd cmd)
+{
+	switch (cmd) {
+	case OPEV_CMD_RETURN:
+		return 'r';
+	case OPEV_CMD_MARKER:
+		return 'm';
+	case OPEV_CMD_REMOVE:
+		return '-';
+	default:
+		return 'p';
+	}
+}
+
 /*
  * The kernel's automatic name: "%c_%s_%ld" of the symbol (MOD:SYM as
  * written) and offset, cut to fit, then sanitize_event_name() (':' and
  * '.', and in 6.12 '*', become '_').  For a MEMADDR it is "%c_0x%p",
  * which a kernel that hashes pointers prints as a hash: this prints the
- * address as %p does under no_hash_pointers.
+ * address as %p does under no_hash_pointers.  A marker's is
+ * "m_MOD_MARKER", made the same way.
  */
 static void auto_event_name(struct opev_def *def)
 {
 	struct out o = { def->event, sizeof(def->event), 0 };
 	char *s;
 
-	out_char(&o, def->cmd == OPEV_CMD_RETURN ? 'r' : 'p');
+	out_char(&o, cmd_letter(def->cmd));
 	out_char(&o, '_');
-	if (def->symbol) {
+	if (def->cmd == OPEV_CMD_MARKER) {
+		out_str(&o, def->module);
+		out_char(&o, '_');
+		out_str(&o, def->symbol);
+	} else if (def->symbol) {
 		if (def->module) {
 			out_str(&o, def->module);
 			out_char(&o, ':');
@@ -592,6 +630,8 @@ static const struct opev_proto *find_proto(struct parser *p)
 {
 	const struct opev_def *def = p->def;
 
+	if (p->marker)
+		return p->marker;
 	if (!p->proto_state) {
 		p->proto_state = -1;
 		if (p->kernel && p->kernel->find_proto && def->proto && def->symbol &&
@@ -601,17 +641,20 @@ static const struct opev_proto *find_proto(struct parser *p)
 	return p->proto_state > 0 ? def->proto : NULL;
 }
 
-/* Whether @p's kernel fetches arguments by their C names (6.12) */
+/*
+ * Whether arguments are fetched by their names: a function's C names
+ * where the kernel reads them from BTF (6.12), a marker's always
+ */
 static int btf_args(const struct parser *p)
 {
-	return p->kernel && p->kernel->find_proto;
+	return p->marker || (p->kernel && p->kernel->find_proto);
 }
 
 /* Where a $argN, or a parameter by its name, can be read */
 static int args_here(const struct parser *p)
 {
-	return p->fentry || (p->def->cmd == OPEV_CMD_RETURN &&
-			     p->kernel && p->kernel->return_args);
+	return p->fentry || p->marker || (p->def->cmd == OPEV_CMD_RETURN &&
+					  p->kernel && p->kernel->return_args);
 }
 
 /* parse_probe_vars(): @v follows the '$' at @column */
@@ -661,6 +704,12 @@ static int parse_var(struct parser *p, struct opev_arg *arg, const char *v,
 		/* 6.12's error (6.1 says BAD_VAR) */
 		if (!args_here(p))
 			return fail(p, OPEV_ERR_NOFENTRY_ARGS, column);
+		/* a marker's, NAME= or not, is typed from its format */
+		if (p->marker) {
+			if (n > p->marker->nr_params)
+				return fail(p, OPEV_ERR_BAD_ARG_NUM, column);
+			p->last_btf = &p->marker->params[n - 1];
+		}
 		set_base(arg, OPEV_BASE_ARG, n);
 		return 0;
 	}
@@ -689,7 +738,8 @@ static int parse_btf_var(struct parser *p, struct opev_arg *arg, const char *nam
 		if (name[i] == '.' || (name[i] == '-' && name[i + 1] == '>'))
 			return fail(p, OPEV_ERR_NOSUP_FIELD, column + i + (name[i] == '.'));
 	proto = find_proto(p);
-	if (!proto || !proto->nr_params)
+	/* a marker without arguments has none of the name */
+	if (!proto || (!proto->nr_params && !p->marker))
 		return fail(p, OPEV_ERR_NO_BTF_ENTRY, column);
 	for (i = 0; i < proto->nr_params; i++) {
 		if (str_eq(name, proto->names[i])) {
@@ -1046,20 +1096,23 @@ static int finish_arg(struct parser *p, struct opev_arg *arg, const char *t,
 /*
  * An argument whose value BTF types (the kernel's last_type): the type
  * BTF gives when none is written; a string type reads the string at a
- * char pointer (check_prepare_btf_string_fetch()).
+ * char pointer (check_prepare_btf_string_fetch()).  A marker's argument
+ * likewise, from its format.
  */
 static int btf_type_arg(struct parser *p, struct opev_arg *arg, unsigned int column,
 			unsigned int tcol)
 {
 	const struct opev_btf_type *bt = p->last_btf;
-	enum opev_type_kind kind = arg->type.kind;
 	struct opev_deref *deref;
+	enum opev_type_kind kind;
 
 	if (!arg->type.explicit_type) {
 		if (bt->fetch && find_type(bt->fetch, &arg->type))
 			return fail(p, OPEV_ERR_BAD_TYPE, tcol);
-		return 0;
+		p->def->format_typed |= !!p->marker;
 	}
+	/* BTF's types are numbers; a marker's %s is a string */
+	kind = arg->type.kind;
 	if (kind != OPEV_TYPE_STRING && kind != OPEV_TYPE_USTRING)
 		return 0;
 	if (!bt->char_ptr)
@@ -1144,7 +1197,7 @@ static char *rewrite_arg(struct parser *p, char *word, unsigned int column)
 	if (bad)
 		return word;
 	if (!n || n > proto->nr_params) {
-		fail(p, OPEV_ERR_NO_BTFARG, column);
+		fail(p, p->marker ? OPEV_ERR_BAD_ARG_NUM : OPEV_ERR_NO_BTFARG, column);
 		return NULL;
 	}
 	o = (struct out){ p->rewritten, sizeof(p->rewritten), 0 };
@@ -1156,7 +1209,8 @@ static char *rewrite_arg(struct parser *p, char *word, unsigned int column)
 }
 
 /*
- * $arg*, in 6.12: every parameter by its C name, from argument @i on.
+ * $arg*, in 6.12: every parameter by its C name, from argument @i on;
+ * of an m: line, every argument of the marker.
  * Return: how many, or -1 on an error.
  */
 static int expand_args(struct parser *p, unsigned int i, unsigned int column)
@@ -1167,7 +1221,9 @@ static int expand_args(struct parser *p, unsigned int i, unsigned int column)
 	if (!args_here(p))
 		return fail(p, OPEV_ERR_NOFENTRY_ARGS, column);
 	proto = find_proto(p);
-	if (!proto || !proto->nr_params)
+	/* a marker's arguments, whatever their number: its format's fields */
+	p->def->format_typed |= !!p->marker;
+	if (!proto || (!proto->nr_params && !p->marker))
 		return fail(p, OPEV_ERR_NOSUP_BTFARG, column);
 	for (j = 0; j < proto->nr_params; j++) {
 		if (i + j == OPEV_MAX_ARGS)
@@ -1223,17 +1279,63 @@ static int parse_arg(struct parser *p, unsigned int i, char *word,
 	return parse_arg_body(p, arg, body, column + (body - word));
 }
 
-/* p[:[GRP/][EVENT]] and r[MAXACTIVE][:[GRP/][EVENT]], then the rest */
+/* A module's name: letters, digits, '_' and '-', as modules are named */
+static int good_module_name(const char *s)
+{
+	if (!*s || str_len(s) >= OPEV_MODULE_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if (!is_alpha(*s) && !is_digit(*s) && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
+/*
+ * m:'s MOD:MARKER, split in place, and the marker's arguments: from its
+ * format where the kernel finds the marker, any marker's while its
+ * module is not loaded.
+ */
+static int parse_marker(struct parser *p, char *loc)
+{
+	struct opev_def *def = p->def;
+	unsigned int column = column_of(p, loc);
+	char *colon = str_chr(loc, ':');
+	int found = 1;
+
+	def->loc_column = column;
+	if (!colon)
+		return fail(p, OPEV_ERR_BAD_MARKER, column);
+	*colon = '\0';
+	if (!good_module_name(loc))
+		return fail(p, OPEV_ERR_BAD_MARKER, column);
+	if (!good_name(colon + 1, 0))
+		return fail(p, OPEV_ERR_BAD_MARKER, column + (colon + 1 - loc));
+	def->module = loc;
+	def->symbol = colon + 1;
+	if (p->kernel && p->kernel->find_marker && def->proto)
+		found = p->kernel->find_marker(def->module, def->symbol, def->proto);
+	if (found < 0)
+		return fail(p, OPEV_ERR_NO_MARKER, column + (colon + 1 - loc));
+	def->format_unknown = found > 0;
+	p->marker = found ? &any_marker : def->proto;
+	return 0;
+}
+
+/*
+ * p[:[GRP/][EVENT]], r[MAXACTIVE][:[GRP/][EVENT]] and m[:[GRP/][EVENT]],
+ * then the rest
+ */
 static int parse_probe(struct parser *p, char *cmd)
 {
 	struct opev_def *def = p->def;
 	unsigned int column = column_of(p, cmd);
 	unsigned int cmd_end = column + str_len(cmd);
-	char *event, *loc, *word;
+	char *event, *loc, *word, *s;
 	unsigned int i;
 	int n;
 
-	def->cmd = *cmd == 'r' ? OPEV_CMD_RETURN : OPEV_CMD_ENTRY;
+	def->cmd = *cmd == 'r' ? OPEV_CMD_RETURN :
+		   *cmd == 'm' ? OPEV_CMD_MARKER : OPEV_CMD_ENTRY;
 	event = str_chr(cmd, ':');
 	if (event)
 		*event++ = '\0';
@@ -1241,8 +1343,14 @@ static int parse_probe(struct parser *p, char *cmd)
 	/* The kernel refuses it unlogged; the caret goes past the end, as its log's would. */
 	if (!loc)
 		return fail(p, OPEV_ERR_NO_LOCATION, cmd_end + 1);
-	if (parse_maxactive(p, cmd + 1, column + 1) || parse_location(p, loc))
+	if (def->cmd == OPEV_CMD_MARKER) {
+		if (cmd[1])
+			return fail(p, OPEV_ERR_BAD_CMD, column + 1);
+		if (parse_marker(p, loc))
+			return -1;
+	} else if (parse_maxactive(p, cmd + 1, column + 1) || parse_location(p, loc)) {
 		return -1;
+	}
 	if (event && parse_event_name(p, event, column + (event - cmd)))
 		return -1;
 	if (!def->group[0])
@@ -1251,6 +1359,9 @@ static int parse_probe(struct parser *p, char *cmd)
 		auto_event_name(def);
 
 	p->fentry = def->symbol && !def->offset && def->cmd == OPEV_CMD_ENTRY;
+	for (s = p->rest; is_space(*s); s++)
+		;
+	def->args_column = column_of(p, s);
 	for (i = 0; (word = next_word(p)); i += n) {
 		/* 6.12 refuses it unlogged (-E2BIG); 6.1 drops the rest. */
 		if (i == OPEV_MAX_ARGS)
@@ -1262,6 +1373,13 @@ static int parse_probe(struct parser *p, char *cmd)
 		if (n < 0)
 			return -1;
 		def->nr_args = i + n;
+	}
+	/* a marker's line without arguments records all the marker's */
+	if (def->cmd == OPEV_CMD_MARKER && !i) {
+		n = expand_args(p, 0, def->args_column);
+		if (n < 0)
+			return -1;
+		def->nr_args = n;
 	}
 	return 0;
 }
@@ -1307,6 +1425,7 @@ int opev_parse(const char *line, struct opev_def *def, enum opev_arch arch,
 	switch (*cmd) {
 	case 'p':
 	case 'r':
+	case 'm':
 		return parse_probe(&p, cmd);
 	case '-':
 		return parse_remove(&p, cmd);
@@ -1332,6 +1451,90 @@ const char *opev_reg_name(enum opev_arch arch, unsigned int index)
 	return NULL;
 }
 
+/*
+ * One conversion of a printf format at @f, after its '%': the type of the
+ * argument it takes, the '*'s before it counted in *@stars.  *@end is
+ * where the format goes on.  Return: the type's name, NULL for "%%".
+ */
+static const char *conversion(const char *f, unsigned int *stars, const char **end)
+{
+	static const char *const types[3][4] = {
+		{ "s8", "s16", "s32", "s64" },
+		{ "u8", "u16", "u32", "u64" },
+		{ "x8", "x16", "x32", "x64" },
+	};
+	unsigned int size = 2;	/* 8 << size bits: an int's */
+	unsigned int row;
+
+	*stars = 0;
+	while (*f == '-' || *f == '+' || *f == ' ' || *f == '#' || *f == '0')
+		f++;
+	for (; *f == '*' || *f == '.' || is_digit(*f); f++)
+		*stars += *f == '*';
+	if (*f == 'h') {
+		size = f[1] == 'h' ? 0 : 1;
+		f += size ? 1 : 2;
+	} else if (*f == 'l' || *f == 'L' || *f == 'j' || *f == 'z' || *f == 'Z' || *f == 't') {
+		size = 3;
+		f += f[0] == 'l' && f[1] == 'l' ? 2 : 1;
+	}
+	*end = *f ? f + 1 : f;
+	switch (*f) {
+	case '%':
+		return NULL;
+	case 's':
+		return "string";
+	case 'c':
+		return "char";
+	case 'd':
+	case 'i':
+		row = 0;
+		break;
+	case 'u':
+	case 'o':
+		row = 1;
+		break;
+	case 'x':
+	case 'X':
+		row = 2;
+		break;
+	default:
+		/* %p and its extensions, and what no marker should have */
+		return "x64";
+	}
+	return types[row][size];
+}
+
+int opev_marker_proto(const char *format, struct opev_proto *proto)
+{
+	unsigned int n = 0, stars;
+	const char *type, *f;
+	struct out o;
+
+	*proto = (struct opev_proto){ .ret_void = 1 };
+	for (f = format; *f; ) {
+		if (*f++ != '%')
+			continue;
+		type = conversion(f, &stars, &f);
+		if (!type)
+			continue;
+		if (n + stars + 1 > OPEV_MARKER_ARGS_MAX)
+			return -1;
+		/* a width or precision of '*' takes an int of its own */
+		for (; stars; stars--)
+			proto->params[n++].fetch = "s32";
+		proto->params[n].char_ptr = str_eq(type, "string");
+		proto->params[n++].fetch = type;
+	}
+	for (proto->nr_params = n; n--; ) {
+		o = (struct out){ proto->names[n], sizeof(proto->names[n]), 0 };
+		out_str(&o, "arg");
+		out_dec(&o, n + 1);
+		out_end(&o);
+	}
+	return 0;
+}
+
 /* trace_kprobe_show(), with a MEMADDR as auto_event_name() prints it */
 int opev_format_def(const struct opev_def *def, char *out, unsigned int size)
 {
@@ -1347,7 +1550,7 @@ int opev_format_def(const struct opev_def *def, char *out, unsigned int size)
 		out_str(&o, def->event);
 		return out_end(&o);
 	}
-	out_char(&o, def->cmd == OPEV_CMD_RETURN ? 'r' : 'p');
+	out_char(&o, cmd_letter(def->cmd));
 	if (def->cmd == OPEV_CMD_RETURN && def->maxactive)
 		out_dec(&o, def->maxactive);
 	out_char(&o, ':');
@@ -1355,7 +1558,17 @@ int opev_format_def(const struct opev_def *def, char *out, unsigned int size)
 	out_char(&o, '/');
 	out_str(&o, def->event);
 	out_char(&o, ' ');
-	if (def->symbol) {
+	if (def->cmd == OPEV_CMD_MARKER) {
+		out_str(&o, def->module);
+		out_char(&o, ':');
+		out_str(&o, def->symbol);
+		if (def->raw_args) {
+			if (*def->raw_args)
+				out_char(&o, ' ');
+			out_str(&o, def->raw_args);
+			return out_end(&o);
+		}
+	} else if (def->symbol) {
 		if (def->module) {
 			out_str(&o, def->module);
 			out_char(&o, ':');

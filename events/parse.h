@@ -24,6 +24,8 @@
 					 * MAX_ARGSTR_LEN), with the NUL
 					 */
 #define OPEV_DEFAULT_GROUP	"optprobes"
+#define OPEV_MARKER_ARGS_MAX	6	/* optprobe-marker.h's OPTPROBE_MARKER_ARGS_MAX */
+#define OPEV_MODULE_NAME_MAX	56	/* the kernel's MODULE_NAME_LEN, with the NUL */
 
 /* The register names an arch has: the same table the fetch code indexes. */
 enum opev_arch {
@@ -35,6 +37,7 @@ enum opev_cmd {
 	OPEV_CMD_ENTRY,		/* p: */
 	OPEV_CMD_RETURN,	/* r: and SYM%return */
 	OPEV_CMD_REMOVE,	/* -: */
+	OPEV_CMD_MARKER,	/* m: a static marker's */
 };
 
 /* Where an argument's value comes from, before any dereference. */
@@ -42,7 +45,9 @@ enum opev_base {
 	OPEV_BASE_REG,		/* %REG: ->index into the arch's table */
 	OPEV_BASE_STACK,	/* $stackN: ->index = N */
 	OPEV_BASE_STACKP,	/* $stack */
-	OPEV_BASE_ARG,		/* $argN: ->index = N (1-based, as written) */
+	OPEV_BASE_ARG,		/* $argN: ->index = N (1-based, as written);
+				 * of an m: line, the marker's argument N
+				 */
 	OPEV_BASE_RETVAL,	/* $retval */
 	OPEV_BASE_COMM,		/* $comm */
 	OPEV_BASE_ADDR,		/* @ADDR: ->value */
@@ -107,22 +112,35 @@ struct opev_arg {
 
 /**
  * struct opev_def - one parsed line
- * @cmd:	add an entry or return probe, or remove an event
+ * @cmd:	add an entry, return or marker probe, or remove an event
  * @group:	the group, OPEV_DEFAULT_GROUP when not written (for -: empty
  *		when not written: any group)
  * @event:	the event name, the kernel's automatic one when not written
  *		(for -: never empty)
- * @module:	MOD of MOD:SYM, or NULL; points into @buf
- * @symbol:	SYM, or NULL for a MEMADDR; points into @buf
+ * @module:	MOD of MOD:SYM or MOD:MARKER, or NULL; points into @buf
+ * @symbol:	SYM, or the marker's name; NULL for a MEMADDR; points into
+ *		@buf
  * @offset:	+offs
  * @addr:	MEMADDR
  * @maxactive:	r<N>: N, 0 when not written
  * @loc_column:	where the location starts in the line
  * @args:	the arguments, an array of OPEV_MAX_ARGS the caller gives
  * @nr_args:	how many
+ * @args_column: where the first argument starts in the line (its end
+ *		when there is none)
+ * @format_unknown: m: the marker's format was not known (its module is not
+ *		loaded): the arguments were checked against any marker's
+ *		(OPEV_MARKER_ARGS_MAX of them, any type)
+ * @format_typed: m: the fields depend on the marker's format: an argument
+ *		takes its type from it, or the arguments are all the marker's
+ *		(no FETCHARGS, or $arg*)
+ * @raw_args:	NULL, or the FETCHARGS as written, listed instead of @args
+ *		(set by the caller: an m: line whose fields wait for the
+ *		marker's format)
  * @buf:	the caller's writable copy of the line: names point into it
  * @proto:	the caller's room for the function's prototype, where the
- *		kernel reads it from BTF (struct opev_kernel); NULL: not read
+ *		kernel reads it from BTF (struct opev_kernel), or for the
+ *		marker's arguments (m:); NULL: not read
  */
 struct opev_def {
 	enum opev_cmd cmd;
@@ -136,6 +154,10 @@ struct opev_def {
 	unsigned int loc_column;
 	struct opev_arg *args;
 	unsigned int nr_args;
+	unsigned int args_column;
+	int format_unknown;
+	int format_typed;
+	const char *raw_args;
 	char *buf;
 	struct opev_proto *proto;
 };
@@ -208,6 +230,8 @@ enum {
 	OPEV_ERR_NO_RETVAL,		/* $retval of a function returning void */
 	OPEV_ERR_BAD_TYPE4STR,		/* a string from what is not a char pointer */
 	OPEV_ERR_NOSUP_FIELD,		/* NAME->FIELD, NAME.FIELD */
+	OPEV_ERR_BAD_MARKER,		/* m: not at MOD:MARKER */
+	OPEV_ERR_NO_MARKER,		/* the loaded module has no such marker */
 	OPEV_ERR_MAX
 };
 
@@ -226,7 +250,8 @@ struct opev_btf_type {
 };
 
 /**
- * struct opev_proto - a kernel function's prototype, from BTF
+ * struct opev_proto - a kernel function's prototype, from BTF, or a
+ *		       marker's arguments, from its format
  * @nr_params:	its parameters, at most OPEV_PROTO_MAX_PARAMS
  * @names:	each one's name (copied: a module's BTF can go)
  * @params:	each one's type
@@ -251,10 +276,21 @@ struct opev_proto {
  *		$argN without NAME= takes its parameter's name, $arg* stands
  *		for all of them, and these and $retval take the type BTF
  *		gives when none is written.
+ * @find_marker: NULL, or marker @name of module @module: 0 with @proto
+ *		made from its format (opev_marker_proto()); 1 when the
+ *		module is not loaded (the format is not known); -1 when the
+ *		loaded module has no such marker.  NULL: no module is
+ *		loaded.
+ *
+ * An m: line's arguments are the marker's as a function's are BTF's, on
+ * every kernel: named arg1..argN, $argN the same one (NAME= or not),
+ * $arg* (and no FETCHARGS at all) every one, typed from the format
+ * unless a type is written; :string reads the string of a %s.
  */
 struct opev_kernel {
 	int return_args;
 	int (*find_proto)(const char *symbol, struct opev_proto *proto);
+	int (*find_marker)(const char *module, const char *name, struct opev_proto *proto);
 };
 
 /**
@@ -272,6 +308,20 @@ struct opev_kernel {
  */
 int opev_parse(const char *line, struct opev_def *def, enum opev_arch arch,
 	       const struct opev_kernel *kernel, struct opev_error *err);
+
+/**
+ * opev_marker_proto() - a marker's arguments, from its printf format
+ * @format:	the format, as the marker's record has it
+ * @proto:	out: arg1..argN, each typed from its conversion: %d, %i s32;
+ *		%u, %o u32; %x, %X x32; with h, hh, l, ll, j, z or t (the
+ *		kernel's L and Z too) the size is 16, 8 or 64 bits; %c char
+ *		(a u8 printed as a character); %s a string (char_ptr); %p
+ *		(and its kernel extensions, %px, %pS...) x64; a '*' width or
+ *		precision an s32 of its own; any other conversion x64
+ *
+ * Return: 0, or -1 if it takes more than OPEV_MARKER_ARGS_MAX arguments.
+ */
+int opev_marker_proto(const char *format, struct opev_proto *proto);
 
 /**
  * opev_error_text() - the error log's reason for @code
@@ -297,7 +347,8 @@ const char *opev_reg_name(enum opev_arch arch, unsigned int index);
  * @size:	its size
  *
  * As the kernel's kprobe_events lists it: "p:GRP/EVENT SYM+offs ARGS",
- * each argument as NAME=FETCHARG:TYPE.
+ * each argument as NAME=FETCHARG:TYPE; "m:GRP/EVENT MOD:MARKER ARGS", with
+ * @def->raw_args as they are when set.
  *
  * Return: the length it needs, as snprintf().
  */

@@ -629,7 +629,7 @@ static int btf_find(const char *symbol, struct opev_proto *proto)
 	return -1;
 }
 
-static const struct opev_kernel kernel_6_12 = { 1, btf_find };
+static const struct opev_kernel kernel_6_12 = { 1, btf_find, NULL };
 
 static const struct ok_case btf_ok_cases[] = {
 	{ X86, "p:a vfs_read $arg1 $arg2 $arg3 $arg4",
@@ -739,6 +739,281 @@ static void check_btf(void)
 	parse_kernel = saved;
 }
 
+/*
+ * m: lines.  The kernel finds markers of module "mod"; module "gone" is
+ * not loaded (format unknown); the parse_kernel of the other tests
+ * (NULL) knows no module loaded at all.
+ */
+struct marker {
+	const char *module, *name, *format;
+};
+
+static const struct marker markers[] = {
+	{ "mod", "mk", "%d %lu %s %p" },
+	{ "mod", "none", "no arguments, 100%%" },
+	{ "mod", "more", "%*d|%-08.3hhx %c %.*s" },
+};
+
+static int marker_find(const char *module, const char *name, struct opev_proto *proto)
+{
+	unsigned int i;
+
+	if (strcmp(module, "mod"))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(markers); i++)
+		if (!strcmp(name, markers[i].name))
+			return opev_marker_proto(markers[i].format, proto) ? -1 : 0;
+	return -1;
+}
+
+static const struct opev_kernel kernel_markers = { 0, NULL, marker_find };
+
+static const struct ok_case marker_ok_cases[] = {
+	/* no FETCHARGS: all the marker's, named and typed from its format */
+	{ X86, "m:ev mod:mk",
+	  "m:optprobes/ev mod:mk arg1=arg1 arg2=arg2 arg3=arg3 arg4=arg4" },
+	{ X86, "m:grp/ev mod:none", "m:grp/ev mod:none" },
+	{ X86, "m mod:mk $arg1", "m:optprobes/m_mod_mk mod:mk arg1=arg1" },
+	{ X86, "m:grp/ mod:mk arg4", "m:grp/m_mod_mk mod:mk arg4=arg4" },
+	/* $argN is argN; NAME= names it otherwise */
+	{ X86, "m:ev mod:mk $arg3 n=$arg1 p=arg4:u64 $comm:string",
+	  "m:optprobes/ev mod:mk arg3=arg3 n=$arg1 p=arg4:u64 arg4=$comm:string" },
+	{ X86, "m:ev mod:mk c=$comm $arg*",
+	  "m:optprobes/ev mod:mk c=$comm arg1=arg1 arg2=arg2 arg3=arg3 arg4=arg4" },
+	{ X86, "m:ev mod:mk s=+0(arg3):x8 r=%ax $stack0",
+	  "m:optprobes/ev mod:mk s=+0(arg3):x8 r=%ax arg3=$stack0" },
+	{ X86, "m:ev mod:mk $arg3:string", "m:optprobes/ev mod:mk arg3=arg3:string" },
+	{ X86, "m:ev mod:none $arg*", "m:optprobes/ev mod:none" },
+	/* a module not loaded: any marker's arguments, up to six */
+	{ X86, "m:ev gone:mk $arg6 x=arg5:s16", "m:optprobes/ev gone:mk arg6=arg6 x=arg5:s16" },
+	{ X86, "m:ev gone:mk",
+	  "m:optprobes/ev gone:mk arg1=arg1 arg2=arg2 arg3=arg3 arg4=arg4 arg5=arg5 arg6=arg6" },
+	{ X86, "m:ev 8021q:x_1 $arg1", "m:optprobes/ev 8021q:x_1 arg1=arg1" },
+	{ X86, "m:ev my-mod:mk $arg1", "m:optprobes/ev my-mod:mk arg1=arg1" },
+};
+
+static const struct err_case marker_err_cases[] = {
+	{ X86, "m", OPEV_ERR_NO_LOCATION, "", 2 },
+	{ X86, "m5:ev mod:mk", OPEV_ERR_BAD_CMD, "5", 0 },
+	{ X86, "mx mod:mk", OPEV_ERR_BAD_CMD, "x", 0 },
+	{ X86, "m:ev mod", OPEV_ERR_BAD_MARKER, "mod", 0 },
+	{ X86, "m:ev :mk", OPEV_ERR_BAD_MARKER, ":mk", 0 },
+	{ X86, "m:ev mod:", OPEV_ERR_BAD_MARKER, "mod:", 4 },
+	{ X86, "m:ev mod:1mk", OPEV_ERR_BAD_MARKER, "1mk", 0 },
+	{ X86, "m:ev mod:mk+4", OPEV_ERR_BAD_MARKER, "mk+", 0 },
+	{ X86, "m:ev mod:mk%return", OPEV_ERR_BAD_MARKER, "mk%", 0 },
+	{ X86, "m:ev mo.d:mk", OPEV_ERR_BAD_MARKER, "mo.d", 0 },
+	{ X86, "m:ev mod:a:b", OPEV_ERR_BAD_MARKER, "a:b", 0 },
+	/* a module's name: MODULE_NAME_LEN - 1 at most */
+	{ X86, "m:ev mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm:mk",
+	  OPEV_ERR_BAD_MARKER, "mmm", 0 },
+	{ X86, "m:ev mod:nosuch", OPEV_ERR_NO_MARKER, "nosuch", 0 },
+	{ X86, "m:1ev mod:mk", OPEV_ERR_BAD_EVENT_NAME, "1", 0 },
+	/* the marker's arguments: as many as its format takes */
+	{ X86, "m:ev mod:mk $arg5", OPEV_ERR_BAD_ARG_NUM, "$arg5", 0 },
+	{ X86, "m:ev mod:mk x=$arg5", OPEV_ERR_BAD_ARG_NUM, "$arg5", 0 },
+	{ X86, "m:ev mod:mk x=+0($arg5)", OPEV_ERR_BAD_ARG_NUM, "$arg5", 0 },
+	{ X86, "m:ev mod:mk $arg0", OPEV_ERR_BAD_ARG_NUM, "$arg0", 0 },
+	{ X86, "m:ev mod:none $arg1", OPEV_ERR_BAD_ARG_NUM, "$arg1", 0 },
+	{ X86, "m:ev mod:mk arg5", OPEV_ERR_NO_BTFARG, "arg5", 0 },
+	{ X86, "m:ev mod:none arg1", OPEV_ERR_NO_BTFARG, "arg1", 0 },
+	{ X86, "m:ev mod:mk count", OPEV_ERR_NO_BTFARG, "count", 0 },
+	{ X86, "m:ev gone:mk $arg7", OPEV_ERR_BAD_ARG_NUM, "$arg7", 0 },
+	{ X86, "m:ev gone:mk arg7", OPEV_ERR_NO_BTFARG, "arg7", 0 },
+	/* strings: of a %s only */
+	{ X86, "m:ev mod:mk $arg1:string", OPEV_ERR_BAD_TYPE4STR, "$arg1", 0 },
+	{ X86, "m:ev mod:mk arg4:ustring", OPEV_ERR_BAD_TYPE4STR, "arg4", 0 },
+	/* the caret as for BTF's names: in the argument as rewritten, "arg3:u8[4]" */
+	{ X86, "m:ev mod:mk $arg3:u8[4]", OPEV_ERR_BAD_STRING, "$arg3", 5 },
+	/* what the line's own FETCHARGS refuse */
+	{ X86, "m:ev mod:mk $retval", OPEV_ERR_RETVAL_ON_PROBE, "$retval", 0 },
+	{ X86, "m:ev mod:mk $arg1 $arg1", OPEV_ERR_USED_ARG_NAME, "$arg1 $arg1", 6 },
+	{ X86, "m:ev mod:mk $arg* $arg2", OPEV_ERR_USED_ARG_NAME, "$arg2", 0 },
+	{ X86, "m:ev mod:mk %zz", OPEV_ERR_BAD_REG_NAME, "%", 0 },
+	{ X86, "m:ev mod:mk arg1->x", OPEV_ERR_NOSUP_FIELD, "->", 0 },
+};
+
+/* One argument's type and fetch, from the marker's format */
+static const struct btf_type_case marker_type_cases[] = {
+	{ "m:a mod:mk", 0, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 1, 0 },
+	{ "m:a mod:mk", 1, OPEV_TYPE_U, 8, OPEV_BASE_ARG, 2, 0 },
+	{ "m:a mod:mk", 2, OPEV_TYPE_STRING, 4, OPEV_BASE_ARG, 3, 1 },
+	{ "m:a mod:mk", 3, OPEV_TYPE_X, 8, OPEV_BASE_ARG, 4, 0 },
+	{ "m:a mod:mk x=$arg1", 0, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 1, 0 },
+	{ "m:a mod:mk x=arg2", 0, OPEV_TYPE_U, 8, OPEV_BASE_ARG, 2, 0 },
+	{ "m:a mod:mk $arg2:x16", 0, OPEV_TYPE_X, 2, OPEV_BASE_ARG, 2, 0 },
+	{ "m:a mod:mk x=+4($arg4):u32", 0, OPEV_TYPE_U, 4, OPEV_BASE_ARG, 4, 1 },
+	{ "m:a mod:mk $arg3:ustring", 0, OPEV_TYPE_USTRING, 4, OPEV_BASE_ARG, 3, 1 },
+	/* "%*d|%-08.3hhx %c %.*s": a '*' takes an int */
+	{ "m:a mod:more", 0, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 1, 0 },
+	{ "m:a mod:more", 1, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 2, 0 },
+	{ "m:a mod:more", 2, OPEV_TYPE_X, 1, OPEV_BASE_ARG, 3, 0 },
+	{ "m:a mod:more", 3, OPEV_TYPE_CHAR, 1, OPEV_BASE_ARG, 4, 0 },
+	{ "m:a mod:more", 4, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 5, 0 },
+	{ "m:a mod:more", 5, OPEV_TYPE_STRING, 4, OPEV_BASE_ARG, 6, 1 },
+	{ "m:a mod:more $arg*", 0, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 1, 0 },
+	/* not known: the default, x64, until it is */
+	{ "m:a gone:mk", 0, OPEV_TYPE_X, 8, OPEV_BASE_ARG, 1, 0 },
+	{ "m:a gone:mk x=$arg2:string", 0, OPEV_TYPE_STRING, 4, OPEV_BASE_ARG, 2, 1 },
+};
+
+/* A format's arguments: each one's type as the fetch types name it */
+struct format_case {
+	const char *format;
+	int ret;
+	const char *types;	/* space-separated; '*' after a string's */
+};
+
+/* A conversion with a length modifier only the kernel's printf has */
+#define NONSTD(len, conv)	"%" #len #conv
+
+static const struct format_case format_cases[] = {
+	{ "", 0, "" },
+	{ "100%% %%d", 0, "" },
+	{ "%d %i %u %x %X %o", 0, "s32 s32 u32 x32 x32 u32" },
+	{ "%hd %hhu %hx %hhd %ld %lu", 0, "s16 u8 x16 s8 s64 u64" },
+	{ "%lx %lld %llu %llx %li", 0, "x64 s64 u64 x64 s64" },
+	{ "%zu %zd %td %jd", 0, "u64 s64 s64 s64" },
+	/* the kernel's own: L and Z as ll and z */
+	{ NONSTD(L, x) " " NONSTD(Z, d) " %lc", 0, "x64 s64 char" },
+	{ "%s %c %p %pS %px %ps", 0, "string* char x64 x64 x64 x64" },
+	{ "%-+ #05d %.3s %10.4lx", 0, "s32 string* x64" },
+	{ "%*d %.*s", 0, "s32 s32 s32 string*" },
+	{ "%d %d %d %d %d %d", 0, "s32 s32 s32 s32 s32 s32" },
+	{ "%d %d %d %d %d %d %d", -1, "" },
+	{ "%d %d %d %d %d %*d", -1, "" },
+};
+
+static void check_format(const struct format_case *c)
+{
+	struct opev_proto proto;
+	char types[256], name[128];
+	unsigned int i, len = 0;
+	int ret, names = 1;
+
+	ret = opev_marker_proto(c->format, &proto);
+	types[0] = '\0';
+	for (i = 0; !ret && i < proto.nr_params; i++) {
+		char want[8];
+
+		len += snprintf(types + len, sizeof(types) - len, "%s%s%s", i ? " " : "",
+				proto.params[i].fetch, proto.params[i].char_ptr ? "*" : "");
+		snprintf(want, sizeof(want), "arg%u", i + 1);
+		names &= !strcmp(proto.names[i], want);
+	}
+	snprintf(name, sizeof(name), "format \"%s\"", c->format);
+	unit_check(ret == c->ret && (ret || (!strcmp(types, c->types) && names)), name,
+		   "ret %d types \"%s\"", ret, types);
+}
+
+/* What the caller learns: the format known or not, the fields its or not */
+struct marker_flags_case {
+	const char *line;
+	const char *module, *marker;
+	int unknown, typed;
+	unsigned int args_column;
+};
+
+static const struct marker_flags_case marker_flags_cases[] = {
+	{ "m:a mod:mk", "mod", "mk", 0, 1, 10 },
+	{ "m:a mod:mk $arg1:s32 x=$comm", "mod", "mk", 0, 0, 11 },
+	{ "m:a mod:mk   $arg1", "mod", "mk", 0, 1, 13 },
+	{ "m:a mod:none", "mod", "none", 0, 1, 12 },
+	{ "m:a gone:mk", "gone", "mk", 1, 1, 11 },
+	{ "m:a gone:mk $arg1:u32 s=$arg2:string +0(arg3):u8", "gone", "mk", 1, 0, 12 },
+	{ "m:a gone:mk $arg1:u32 $arg2", "gone", "mk", 1, 1, 12 },
+	{ "m:a gone:mk c=$comm $arg*", "gone", "mk", 1, 1, 12 },
+};
+
+static void check_marker_flags(const struct marker_flags_case *c)
+{
+	struct opev_error err;
+	struct opev_def def;
+	char name[128];
+	int ret;
+
+	ret = parse(c->line, &def, X86, &err);
+	snprintf(name, sizeof(name), "\"%s\": format %sknown, fields %s", c->line,
+		 c->unknown ? "not " : "", c->typed ? "its" : "the line's");
+	unit_check(!ret && def.format_unknown == c->unknown && def.format_typed == c->typed &&
+		   def.args_column == c->args_column && !strcmp(def.module, c->module) &&
+		   !strcmp(def.symbol, c->marker),
+		   name, "ret %d (%s) unknown %d typed %d column %u", ret,
+		   opev_error_text(err.code), def.format_unknown, def.format_typed,
+		   def.args_column);
+}
+
+/* Listed with the FETCHARGS as written, when the caller says so */
+static void check_marker_raw(void)
+{
+	struct opev_error err;
+	struct opev_def def;
+	char listed[128];
+	int ret;
+
+	ret = parse("m:ev gone:mk  $arg1 x=$comm", &def, X86, &err);
+	if (!ret) {
+		def.raw_args = "$arg1 x=$comm";
+		opev_format_def(&def, listed, sizeof(listed));
+	}
+	unit_check(!ret && !strcmp(listed, "m:optprobes/ev gone:mk $arg1 x=$comm"),
+		   "m: listed with its arguments as written", "ret %d \"%s\"", ret,
+		   ret ? "" : listed);
+	ret = parse("m:ev gone:mk", &def, X86, &err);
+	if (!ret) {
+		def.raw_args = "";
+		opev_format_def(&def, listed, sizeof(listed));
+	}
+	unit_check(!ret && !strcmp(listed, "m:optprobes/ev gone:mk"),
+		   "m: listed without arguments as written", "ret %d \"%s\"", ret,
+		   ret ? "" : listed);
+}
+
+static void check_markers(void)
+{
+	const struct opev_kernel *saved = parse_kernel;
+	struct opev_error err;
+	struct opev_def def;
+	unsigned int i;
+	char name[256];
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(format_cases); i++)
+		check_format(&format_cases[i]);
+	parse_kernel = &kernel_markers;
+	for (i = 0; i < ARRAY_SIZE(marker_ok_cases); i++)
+		check_ok(&marker_ok_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(marker_err_cases); i++)
+		check_err(&marker_err_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(marker_type_cases); i++) {
+		const struct btf_type_case *c = &marker_type_cases[i];
+		const struct opev_arg *a = &args[c->arg];
+
+		ret = parse(c->line, &def, X86, &err);
+		snprintf(name, sizeof(name), "\"%s\" argument %u typed", c->line, c->arg + 1);
+		unit_check(!ret && c->arg < def.nr_args && a->type.kind == c->kind &&
+			   a->type.size == c->size && a->base == c->base &&
+			   a->index == c->index && a->nr_derefs == c->nr_derefs, name,
+			   "ret %d: kind %d size %u base %d index %u derefs %u", ret,
+			   a->type.kind, a->type.size, a->base, a->index, a->nr_derefs);
+	}
+	for (i = 0; i < ARRAY_SIZE(marker_flags_cases); i++)
+		check_marker_flags(&marker_flags_cases[i]);
+	check_marker_raw();
+	/* the same with no module loaded at all (no find_marker) */
+	parse_kernel = NULL;
+	ret = parse("m:ev mod:mk $arg6", &def, X86, &err);
+	unit_check(!ret && def.format_unknown && def.nr_args == 1,
+		   "m: without find_marker: its format unknown", "ret %d", ret);
+	/* and 6.12's BTF does not name a marker's arguments */
+	parse_kernel = &kernel_6_12;
+	ret = parse("m:ev vfs_read:mk $arg3", &def, X86, &err);
+	unit_check(!ret && def.format_unknown && !strcmp(args[0].name, "arg3") &&
+		   args[0].type.kind == OPEV_TYPE_X,
+		   "m: of a function's name: not BTF's", "ret %d %s", ret, args[0].name);
+	parse_kernel = saved;
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -748,7 +1023,10 @@ int main(void)
 		  ARRAY_SIZE(err_cases) + ARRAY_SIZE(nest_cases) +
 		  10 + 3 + 1 + 4 + 3 + 1 +
 		  2 * ARRAY_SIZE(btf_ok_cases) + ARRAY_SIZE(btf_err_cases) +
-		  ARRAY_SIZE(btf_type_cases));
+		  ARRAY_SIZE(btf_type_cases) +
+		  ARRAY_SIZE(format_cases) + 2 * ARRAY_SIZE(marker_ok_cases) +
+		  ARRAY_SIZE(marker_err_cases) + ARRAY_SIZE(marker_type_cases) +
+		  ARRAY_SIZE(marker_flags_cases) + 2 + 2);
 	for (i = 0; i < ARRAY_SIZE(ok_cases); i++)
 		check_ok(&ok_cases[i]);
 	for (i = 0; i < ARRAY_SIZE(arg_cases); i++)
@@ -765,5 +1043,6 @@ int main(void)
 	check_tables();
 	check_format_cut();
 	check_btf();
+	check_markers();
 	return unit_status();
 }
