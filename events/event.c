@@ -84,6 +84,10 @@ static void opev_fill(struct opev_event *ev, struct pt_regs *regs,
 		      const unsigned long *args, void *rec, unsigned int dsize,
 		      unsigned long ip, unsigned long ret_ip)
 {
+	/* no stale bytes between aligned fields (only entry heads have them) */
+	if (ev->padded)
+		memset(rec + sizeof(struct opev_entry_head), 0,
+		       ev->fixed_size - sizeof(struct opev_entry_head));
 	if (ev->is_return) {
 		((struct opev_return_head *)rec)->func = ip;
 		((struct opev_return_head *)rec)->ret_ip = ret_ip;
@@ -595,7 +599,6 @@ int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
 		enum opev_type_kind k = a->type.kind;
 
 		f->arg = a;
-		f->offset = offset;
 		f->count = a->type.array ?: 1;
 		f->string = k == OPEV_TYPE_STRING || k == OPEV_TYPE_USTRING ||
 			    k == OPEV_TYPE_SYMSTR;
@@ -617,6 +620,17 @@ int opev_event_layout(struct opev_event *ev, int *code, unsigned int *column)
 			f->is_signed = k == OPEV_TYPE_S;
 			opev_number_type(f);
 		}
+		/*
+		 * A kprobe event's fields are packed, as the kernel's are; a
+		 * marker's, which has no kernel counterpart, are aligned as a
+		 * tracepoint's C struct is: BPF programs (bpftrace) read a
+		 * tracepoint's record as one.
+		 */
+		if (ev->is_marker && !IS_ALIGNED(offset, f->size)) {
+			offset = ALIGN(offset, f->size);
+			ev->padded = true;
+		}
+		f->offset = offset;
 		if (a->base == OPEV_BASE_SYMBOL) {
 			f->symbol_addr = op_kcall(kallsyms_lookup_name)(a->symbol);
 			if (!f->symbol_addr) {
@@ -657,6 +671,7 @@ int opev_event_take_layout(struct opev_event *ev, struct opev_event *from)
 	swap(ev->fields, from->fields);
 	swap(ev->fixed_size, from->fixed_size);
 	swap(ev->strings, from->strings);
+	swap(ev->padded, from->padded);
 	ret = opev_event_prepare(ev);
 	if (ret) {
 		swap(ev->def, from->def);
@@ -665,6 +680,7 @@ int opev_event_take_layout(struct opev_event *ev, struct opev_event *from)
 		swap(ev->fields, from->fields);
 		swap(ev->fixed_size, from->fixed_size);
 		swap(ev->strings, from->strings);
+		swap(ev->padded, from->padded);
 		return ret;
 	}
 	ev->deferred = false;

@@ -91,6 +91,8 @@ struct opev_file {
  * @fields:	where each goes in a record
  * @fixed_size:	bytes of a record before its strings
  * @strings:	it has string fields, measured at each hit
+ * @padded:	its fields are aligned with room between them (an m:
+ *		event's: event.c's opev_event_layout()), zeroed at each hit
  * @is_return:	a return probe
  * @is_marker:	a probe on a static marker (m:)
  * @deferred:	an m: event whose fields wait for the marker's format: no
@@ -130,6 +132,7 @@ struct opev_event {
 	struct opev_field *fields;
 	unsigned int fixed_size;
 	bool strings;
+	bool padded;
 	bool is_return;
 	bool is_marker;
 	bool deferred;

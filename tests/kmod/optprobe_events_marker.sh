@@ -3,15 +3,16 @@
 # Run in the guest by make check: m: lines written to /dev/optprobe_events
 # become trace events on the static markers of optprobe_target_events.ko
 # (its header comment says what each argument is, from the N written to
-# its "mark" parameter).  Fields are typed from the marker's format, and
-# the trace shows each argument's exact value: an int, an unsigned long,
-# a string, a pointer (the function's address, from /proc/kallsyms), a
-# hex, a char, a long long and a constant; $argN, the names arg1..argN,
-# casts and $comm.  Bad lines fail the whole write and are logged with a
-# caret under the token at fault; removal, enable and disable count as
-# for p: events; and a marker of a module not loaded waits for it: with
-# the fields its format gives, or those the line gives alone.  Prints its
-# own KTAP block.
+# its "mark" parameter).  Fields are typed from the marker's format and
+# aligned to their size (as a tracepoint's C struct, which bpftrace reads
+# a record as), and the trace shows each argument's exact value: an int,
+# an unsigned long, a string, a pointer (the function's address, from
+# /proc/kallsyms), a hex, a char, a long long and a constant; $argN, the
+# names arg1..argN, casts and $comm.  Bad lines fail the whole write and
+# are logged with a caret under the token at fault; removal, enable and
+# disable count as for p: events; and a marker of a module not loaded
+# waits for it: with the fields its format gives, or those the line gives
+# alone.  Prints its own KTAP block.
 T=/sys/kernel/tracing
 E=/dev/optprobe_events
 G=$T/events/optprobes
@@ -87,15 +88,15 @@ check listed_with_the_markers_args listing "m:optprobes/mk_all $M:optprobe_event
 m:optprobes/mk_more $M:optprobe_events_more arg1=arg1 arg2=arg2 arg3=arg3 arg4=arg4
 m:optprobes/mk_sel $M:optprobe_events_mark n=\$arg1 s=arg3 arg2=arg2 p=\$arg4:u32 c=\$comm"
 check format_int_ulong_string_pointer fields mk_all 's32 arg1 16 4 1
-u64 arg2 20 8 0
-__data_loc char[] arg3 28 4 1
-u64 arg4 32 8 0'
+u64 arg2 24 8 0
+__data_loc char[] arg3 32 4 1
+u64 arg4 40 8 0'
 check print_fmt_int_ulong_string_pointer print_fmt mk_all \
 	'"(%lx) arg1=%d arg2=%Lu arg3=\"%s\" arg4=0x%Lx", REC->__probe_ip, REC->arg1, REC->arg2, __get_str(arg3), REC->arg4'
 check format_hex_char_longlong_uint fields mk_more 'u32 arg1 16 4 0
 u8 arg2 20 1 0
-s64 arg3 21 8 1
-u32 arg4 29 4 0'
+s64 arg3 24 8 1
+u32 arg4 32 4 0'
 check print_fmt_hex_char_longlong_uint print_fmt mk_more \
 	'"(%lx) arg1=0x%x arg2='"'%c'"' arg3=%Ld arg4=%u", REC->__probe_ip, REC->arg1, REC->arg2, REC->arg3, REC->arg4'
 check format_named_and_cast fields mk_sel 's32 n 16 4 1
@@ -210,9 +211,9 @@ insmod ./$M.ko mark=4
 grep -m2 ' mk_' $T/trace | sed 's/^/# /'
 check armed_as_it_comes [ "$(lines insmod mk_early 'x=-1 s="one"')" = 1 ]
 check format_known_on_load fields mk_later 's32 arg1 16 4 1
-u64 arg2 20 8 0
-__data_loc char[] arg3 28 4 1
-u64 arg4 32 8 0'
+u64 arg2 24 8 0
+__data_loc char[] arg3 32 4 1
+u64 arg4 40 8 0'
 check listed_with_fields_on_load grep -qxF "m:optprobes/mk_later $M:optprobe_events_mark arg1=arg1 arg2=arg2 arg3=arg3 arg4=arg4" $E
 check no_such_marker_stays_pending profile mk_nomark 0 pending
 check bad_index_stays_pending profile mk_badidx 0 pending

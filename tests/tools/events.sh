@@ -5,7 +5,10 @@
 # The workload makes exactly 5 calls the filter selects (dd reading 7
 # bytes 5 times): perf stat counts 5, perf record + perf script shows 5
 # samples with the fields, bpftrace on tracepoint:optprobes:... counts 5,
-# trace-cmd record + report shows 5.  Removing the event while perf
+# trace-cmd record + report shows 5; and the same four for an event on a
+# static marker (an m: line on optprobe_target_events.ko's, which the
+# guest loads, passed 5 times with its fields' values exact).  Removing
+# the event while perf
 # records it is refused (-EBUSY), and so is rmmod optprobe while it
 # exists.  Then, under lockdown=integrity raised at run time (as Secure
 # Boot does at boot), an event is still defined, enabled, read and
@@ -20,7 +23,7 @@ check() { # check NAME COMMAND...
 	n=$((n + 1))
 	if "$@"; then echo "ok $n $name"; else echo "not ok $n $name # $*"; fi
 }
-PLAN=17
+PLAN=22
 echo "KTAP version 1"
 echo "1..$PLAN"
 cd /tmp || exit 1
@@ -52,6 +55,31 @@ trace-cmd record -q -o trace.dat -e optprobes:ev_tool -f 'count == 7' $WORK > /d
 trace-cmd report -i trace.dat > report.txt 2>&1
 head -3 report.txt | sed 's/^/# trace-cmd: /'
 check trace_cmd_report_5 shows report.txt 'ev_tool:.*count=7 comm="dd"' 5
+# The marker: dd writing 7 to the module's "mark" 5 times passes it with
+# arg1 = 2 (an int), arg2 = 21000000000 (an unsigned long), arg3 = "one"
+M=optprobe_target_events
+echo 7 > mark7
+printf 'for i in 1 2 3 4 5; do dd if=/tmp/mark7 of=/sys/module/%s/parameters/mark 2> /dev/null; done\n' \
+	$M > mark5.sh
+MARK='mk_tool:.*arg1=2 arg2=21000000000 arg3="one" arg4=0x[0-9a-f]*$'
+check marker_defined sh -c "echo 'm:mk_tool $M:optprobe_events_mark' >> $E"
+perf stat -x, -e optprobes:mk_tool --filter 'arg1 == 2' -- sh mark5.sh > /dev/null 2> mstat.txt
+sed 's/^/# perf stat: /' mstat.txt
+check marker_perf_stat_counts_5 grep -q '^5,,optprobes:mk_tool' mstat.txt
+perf record -q -o mperf.data -e optprobes:mk_tool --filter 'arg2 == 21000000000' -- sh mark5.sh \
+	2> /dev/null
+perf script -i mperf.data > mscript.txt 2>&1
+head -2 mscript.txt | sed 's/^/# perf script: /'
+check marker_perf_script_5_samples shows mscript.txt "$MARK" 5
+# each field where a C struct has it (arg2 at 24, not packed at 20)
+bpftrace -e 'tracepoint:optprobes:mk_tool /args->arg1 == 2 && args->arg2 == 21000000000 &&
+	str(args->arg3) == "one"/ { @n = count(); }' -c "sh mark5.sh" > mbpf.txt 2>&1
+sed 's/^/# bpftrace: /' mbpf.txt
+check marker_bpftrace_counts_5 grep -q '^@n: 5$' mbpf.txt
+trace-cmd record -q -o mtrace.dat -e optprobes:mk_tool -f 'arg1 == 2' sh mark5.sh > /dev/null 2>&1
+trace-cmd report -i mtrace.dat > mreport.txt 2>&1
+head -3 mreport.txt | sed 's/^/# trace-cmd: /'
+check marker_trace_cmd_report_5 shows mreport.txt "$MARK" 5
 # write_err LINE: the error text the shell shows when writing LINE fails
 write_err() { echo "$1" >> $E 2>/tmp/ev.err && echo none || sed 's/.*write error: //' /tmp/ev.err; }
 perf record -q -o busy.data -e optprobes:ev_tool -- sleep 5 2> /dev/null &
