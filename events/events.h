@@ -27,7 +27,9 @@
  * "deferred", listed as written, and its module's coming lays it out
  * and adds it (marker.c).  Its fields stay as that first load of the
  * module made them: a later load whose marker's format would change
- * them leaves the event pending, with one line in the kernel log.
+ * them leaves the event pending, with one line in the kernel log.  Its
+ * fields are aligned to their size, where a kprobe event's are packed
+ * (event.c's opev_event_layout()).
  */
 #ifndef OPTPROBE_EVENTS_H
 #define OPTPROBE_EVENTS_H

@@ -10,6 +10,7 @@
  * argv_split() does and logs an error as (word, offset in the word); a
  * column here is that word's column in the line plus the same offset.
  */
+#include "marker-format.h"
 #include "parse.h"
 #include "regs.h"
 
@@ -1451,87 +1452,45 @@ const char *opev_reg_name(enum opev_arch arch, unsigned int index)
 	return NULL;
 }
 
-/*
- * One conversion of a printf format at @f, after its '%': the type of the
- * argument it takes, the '*'s before it counted in *@stars.  *@end is
- * where the format goes on.  Return: the type's name, NULL for "%%".
- */
-static const char *conversion(const char *f, unsigned int *stars, const char **end)
+/* The fetch type of a marker's argument of @t, as the core reads the format */
+static const char *marker_fetch(const struct op_marker_type *t)
 {
-	static const char *const types[3][4] = {
-		{ "s8", "s16", "s32", "s64" },
-		{ "u8", "u16", "u32", "u64" },
-		{ "x8", "x16", "x32", "x64" },
-	};
-	unsigned int size = 2;	/* 8 << size bits: an int's */
-	unsigned int row;
+	int wide = t->size == 8;
 
-	*stars = 0;
-	while (*f == '-' || *f == '+' || *f == ' ' || *f == '#' || *f == '0')
-		f++;
-	for (; *f == '*' || *f == '.' || is_digit(*f); f++)
-		*stars += *f == '*';
-	if (*f == 'h') {
-		size = f[1] == 'h' ? 0 : 1;
-		f += size ? 1 : 2;
-	} else if (*f == 'l' || *f == 'L' || *f == 'j' || *f == 'z' || *f == 'Z' || *f == 't') {
-		size = 3;
-		f += f[0] == 'l' && f[1] == 'l' ? 2 : 1;
-	}
-	*end = *f ? f + 1 : f;
-	switch (*f) {
-	case '%':
-		return NULL;
-	case 's':
-		return "string";
+	switch (t->conv) {
+	case 'd':
+		return wide ? "s64" : "s32";
+	case 'x':
+		return wide ? "x64" : "x32";
 	case 'c':
 		return "char";
-	case 'd':
-	case 'i':
-		row = 0;
-		break;
-	case 'u':
-	case 'o':
-		row = 1;
-		break;
-	case 'x':
-	case 'X':
-		row = 2;
-		break;
-	default:
-		/* %p and its extensions, and what no marker should have */
+	case 's':
+		return "string";
+	case 'p':
 		return "x64";
+	default:
+		return wide ? "u64" : "u32";	/* u, o */
 	}
-	return types[row][size];
 }
 
 int opev_marker_proto(const char *format, struct opev_proto *proto)
 {
-	unsigned int n = 0, stars;
-	const char *type, *f;
+	struct op_marker_type types[OPEV_MARKER_ARGS_MAX];
+	int i, n = op_marker_format_types(format, types, OPEV_MARKER_ARGS_MAX);
 	struct out o;
 
 	*proto = (struct opev_proto){ .ret_void = 1 };
-	for (f = format; *f; ) {
-		if (*f++ != '%')
-			continue;
-		type = conversion(f, &stars, &f);
-		if (!type)
-			continue;
-		if (n + stars + 1 > OPEV_MARKER_ARGS_MAX)
-			return -1;
-		/* a width or precision of '*' takes an int of its own */
-		for (; stars; stars--)
-			proto->params[n++].fetch = "s32";
-		proto->params[n].char_ptr = str_eq(type, "string");
-		proto->params[n++].fetch = type;
-	}
-	for (proto->nr_params = n; n--; ) {
-		o = (struct out){ proto->names[n], sizeof(proto->names[n]), 0 };
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		proto->params[i].fetch = marker_fetch(&types[i]);
+		proto->params[i].char_ptr = types[i].conv == 's';
+		o = (struct out){ proto->names[i], sizeof(proto->names[i]), 0 };
 		out_str(&o, "arg");
-		out_dec(&o, n + 1);
+		out_dec(&o, i + 1);
 		out_end(&o);
 	}
+	proto->nr_params = n;
 	return 0;
 }
 

@@ -312,14 +312,15 @@ int opev_parse(const char *line, struct opev_def *def, enum opev_arch arch,
 /**
  * opev_marker_proto() - a marker's arguments, from its printf format
  * @format:	the format, as the marker's record has it
- * @proto:	out: arg1..argN, each typed from its conversion: %d, %i s32;
- *		%u, %o u32; %x, %X x32; with h, hh, l, ll, j, z or t (the
- *		kernel's L and Z too) the size is 16, 8 or 64 bits; %c char
- *		(a u8 printed as a character); %s a string (char_ptr); %p
- *		(and its kernel extensions, %px, %pS...) x64; a '*' width or
- *		precision an s32 of its own; any other conversion x64
+ * @proto:	out: arg1..argN, each typed from its type as the core reads
+ *		the format (core/marker-format.c, the promoted C type): %d,
+ *		%i s32 (%ld, %lld, %zd... s64); %u, %o u32 (u64); %x, %X x32
+ *		(x64); %c char (a u8 printed as a character); %s a string
+ *		(char_ptr); %p and its kernel extensions (%px, %pS...) x64; a
+ *		'*' width or precision an s32 of its own
  *
- * Return: 0, or -1 if it takes more than OPEV_MARKER_ARGS_MAX arguments.
+ * Return: 0, or -1 for a format the core refuses (a conversion that
+ * takes no integer or pointer, more than OPEV_MARKER_ARGS_MAX arguments).
  */
 int opev_marker_proto(const char *format, struct opev_proto *proto);
 

@@ -847,7 +847,7 @@ static const struct btf_type_case marker_type_cases[] = {
 	/* "%*d|%-08.3hhx %c %.*s": a '*' takes an int */
 	{ "m:a mod:more", 0, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 1, 0 },
 	{ "m:a mod:more", 1, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 2, 0 },
-	{ "m:a mod:more", 2, OPEV_TYPE_X, 1, OPEV_BASE_ARG, 3, 0 },
+	{ "m:a mod:more", 2, OPEV_TYPE_X, 4, OPEV_BASE_ARG, 3, 0 },
 	{ "m:a mod:more", 3, OPEV_TYPE_CHAR, 1, OPEV_BASE_ARG, 4, 0 },
 	{ "m:a mod:more", 4, OPEV_TYPE_S, 4, OPEV_BASE_ARG, 5, 0 },
 	{ "m:a mod:more", 5, OPEV_TYPE_STRING, 4, OPEV_BASE_ARG, 6, 1 },
@@ -864,24 +864,23 @@ struct format_case {
 	const char *types;	/* space-separated; '*' after a string's */
 };
 
-/* A conversion with a length modifier only the kernel's printf has */
-#define NONSTD(len, conv)	"%" #len #conv
-
 static const struct format_case format_cases[] = {
 	{ "", 0, "" },
 	{ "100%% %%d", 0, "" },
 	{ "%d %i %u %x %X %o", 0, "s32 s32 u32 x32 x32 u32" },
-	{ "%hd %hhu %hx %hhd %ld %lu", 0, "s16 u8 x16 s8 s64 u64" },
-	{ "%lx %lld %llu %llx %li", 0, "x64 s64 u64 x64 s64" },
-	{ "%zu %zd %td %jd", 0, "u64 s64 s64 s64" },
-	/* the kernel's own: L and Z as ll and z */
-	{ NONSTD(L, x) " " NONSTD(Z, d) " %lc", 0, "x64 s64 char" },
+	/* as promoted: h and hh are an int's */
+	{ "%hd %hhu %hx %hhd %ld %lu", 0, "s32 u32 x32 s32 s64 u64" },
+	{ "%lx %lld %llu %llx %li %lo", 0, "x64 s64 u64 x64 s64 u64" },
+	{ "%zu %zd %td %jd %lc", 0, "u64 s64 s64 s64 char" },
 	{ "%s %c %p %pS %px %ps", 0, "string* char x64 x64 x64 x64" },
 	{ "%-+ #05d %.3s %10.4lx", 0, "s32 string* x64" },
 	{ "%*d %.*s", 0, "s32 s32 s32 string*" },
 	{ "%d %d %d %d %d %d", 0, "s32 s32 s32 s32 s32 s32" },
 	{ "%d %d %d %d %d %d %d", -1, "" },
 	{ "%d %d %d %d %d %*d", -1, "" },
+	/* what the core refuses: no integer or pointer */
+	{ "%d %f", -1, "" },
+	{ "%n", -1, "" },
 };
 
 static void check_format(const struct format_case *c)
