@@ -66,7 +66,10 @@ static void op_register_undo(struct optprobe *p, struct op_site *site, struct op
 	p->list.prev = NULL;
 }
 
-static int op_register_locked(struct optprobe *p)
+/* What a caller of the public API may ask (optprobe.h); the rest is optprobe's own (arch.h). */
+#define OP_F_PUBLIC	(OPTPROBE_F_DISABLED | OPTPROBE_F_NOOPT | OPTPROBE_F_QUIET)
+
+static int op_register_locked(struct optprobe *p, bool own)
 {
 	enum op_reason why = OP_R_NOMEM;
 	struct op_site *site, *new;
@@ -86,6 +89,11 @@ static int op_register_locked(struct optprobe *p)
 	}
 	if (!p->pre_handler && !p->post_handler) {
 		why = OP_R_NO_HANDLER;
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (!own && (p->flags & ~OP_F_PUBLIC)) {
+		why = OP_R_UNKNOWN_FLAGS;
 		ret = -EINVAL;
 		goto fail;
 	}
@@ -215,11 +223,27 @@ int optprobe_register(struct optprobe *p)
 	int ret;
 
 	mutex_lock(&op_mutex);
-	ret = op_register_locked(p);
+	ret = op_register_locked(p, false);
 	op_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(optprobe_register);
+
+/**
+ * op_register_own() - optprobe_register() for optprobe's own probes
+ * @p:	a probe whose flags may hold optprobe's own (OP_F_OWN, OP_F_MARKER)
+ *
+ * Return: as optprobe_register().
+ */
+int op_register_own(struct optprobe *p)
+{
+	int ret;
+
+	mutex_lock(&op_mutex);
+	ret = op_register_locked(p, true);
+	op_unlock();
+	return ret;
+}
 
 int optprobe_register_batch(struct optprobe **ps, unsigned int n, unsigned int *failed)
 {
@@ -228,7 +252,7 @@ int optprobe_register_batch(struct optprobe **ps, unsigned int n, unsigned int *
 
 	mutex_lock(&op_mutex);
 	for (i = 0; i < n && !ret; i++)
-		ret = op_register_locked(ps[i]);
+		ret = op_register_locked(ps[i], false);
 	op_unlock();
 	/* all or nothing: the ones before the failed one go again */
 	if (ret) {

@@ -67,6 +67,14 @@ void op_arch_own_probes_unregister(void);
  */
 #define OP_F_MARKER	0x40000000u
 
+struct optprobe;
+
+/*
+ * Register a probe whose flags hold the two above: the public API refuses
+ * them (-EINVAL), so that no other module can have them.
+ */
+int op_register_own(struct optprobe *p);
+
 struct dentry;
 
 /* The backend's own files in optprobe's debugfs directory @dir, if any. */

@@ -142,7 +142,7 @@ static int op_marker_arm(struct optprobe_marker *marker, struct optprobe_marker_
 		hook->mp = mp;
 		hook->nargs = marker->nargs;
 		memcpy(hook->args, site->args, sizeof(hook->args));
-		ret = optprobe_register(&hook->p);
+		ret = op_register_own(&hook->p);
 		if (ret)
 			break;
 		mp->nhooks = ++n;

@@ -194,7 +194,8 @@ struct optprobe {
  *
  * Context: process context; may sleep.
  * Return: 0, or
- *  * -EINVAL: no handler; @symbol and @addr both or neither given; the
+ *  * -EINVAL: no handler; a flag other than the OPTPROBE_F_* above;
+ *    @symbol and @addr both or neither given; the
  *    address is not kernel or module text, or a module's going away or
  *    its init text once its init is done; or it is blacklisted (optprobe
  *    itself, the kernel's kprobe blacklist and entry/noinstr text,

@@ -53,6 +53,17 @@ static void check_handlerless(struct ktap *t)
 	expect_refused(t, "no_handler_is_einval", &p, -EINVAL);
 }
 
+/* optprobe's own flags (a marker's, its own guards') are refused from outside */
+static void check_unknown_flags(struct ktap *t)
+{
+	struct optprobe p;
+
+	test_probe_init(&p, "optprobe_target_errno", 0, count_pre, NULL, 0x40000000);
+	expect_refused(t, "unknown_flags_are_einval", &p, -EINVAL);
+	test_probe_init(&p, "optprobe_target_errno", 0, count_pre, NULL, 0x80000000);
+	expect_refused(t, "own_flag_is_einval", &p, -EINVAL);
+}
+
 static void check_symbol_and_addr(struct ktap *t)
 {
 	struct optprobe p;
@@ -283,8 +294,9 @@ static int __init test_errno_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, 24);
+	ktap_start(&t, 26);
 	check_handlerless(&t);
+	check_unknown_flags(&t);
 	check_symbol_and_addr(&t);
 	check_not_text(&t);
 	check_blacklisted(&t);
