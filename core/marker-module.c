@@ -27,7 +27,6 @@ static int op_marker_notify(struct notifier_block *nb, unsigned long state, void
 		/* one that came before the notifier was there, and was not live for the walk */
 		op_markers_read(mod);
 		op_marker_probes_coming(mod);
-		op_markers_init_done(mod);
 		break;
 	case MODULE_STATE_GOING:
 		list_for_each_entry(marker, &op_markers, list)

@@ -131,8 +131,7 @@ static int op_marker_arm(struct optprobe_marker *marker, struct optprobe_marker_
 		const struct op_marker_site *site = &marker->sites[i];
 		struct op_marker_hook *hook = &hooks[n];
 
-		/* its init text is done once it is live, before the notifier says so */
-		if (site->gone || (site->init && marker->mod->state != MODULE_STATE_COMING))
+		if (op_marker_site_gone(marker, site))
 			continue;
 		hook->p.addr = (void *)site->addr;
 		hook->p.pre_handler = op_marker_hit;
@@ -391,7 +390,7 @@ void op_markers_show(struct seq_file *m)
 			const struct op_marker_site *site = &marker->sites[i];
 
 			seq_printf(m, "%s %s ", module_name(marker->mod), marker->name);
-			if (site->gone ||
+			if (op_marker_site_gone(marker, site) ||
 			    !op_kcall(kallsyms_lookup_size_offset)(site->addr, &size, &off)) {
 				seq_puts(m, "gone");
 			} else {
@@ -400,7 +399,8 @@ void op_markers_show(struct seq_file *m)
 				sym[strcspn(sym, " ")] = '\0';
 				seq_printf(m, "%s+0x%lx", sym, off);
 			}
-			seq_printf(m, " %u %lu \"%s\"\n", site->gone ? 0 : nprobes,
+			seq_printf(m, " %u %lu \"%s\"\n",
+				   op_marker_site_gone(marker, site) ? 0 : nprobes,
 				   op_marker_site_hits(marker, site->addr), marker->format);
 		}
 	}

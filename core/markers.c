@@ -277,19 +277,6 @@ void op_markers_read(struct module *mod)
 	kfree(recs);
 }
 
-/* @mod's init is done: the sites in its init text go with that text. */
-void op_markers_init_done(struct module *mod)
-{
-	struct optprobe_marker *marker;
-	unsigned int i;
-
-	lockdep_assert_held(&op_marker_mutex);
-	list_for_each_entry(marker, &op_markers, list)
-		if (marker->mod == mod)
-			for (i = 0; i < marker->nsites; i++)
-				marker->sites[i].gone |= marker->sites[i].init;
-}
-
 /*
  * @mod is going: its markers go.  Their probes were made gone first
  * (marker-module.c).

@@ -18,6 +18,7 @@
 #define OPTPROBE_MARKERS_H
 
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -59,7 +60,6 @@ struct op_marker_loc {
 struct op_marker_site {
 	unsigned long addr;
 	bool init;		/* in its module's init text */
-	bool gone;		/* its init text is done */
 	struct op_marker_loc args[OPTPROBE_MARKER_ARGS_MAX];
 };
 
@@ -74,6 +74,17 @@ struct optprobe_marker {
 	struct op_marker_site *sites;
 	struct list_head probes;	/* struct optprobe_marker_probe, registration order */
 };
+
+/*
+ * Is @site gone with its module's init text?  That text is done once the
+ * module is not coming any more: live (before the LIVE notifier runs), or
+ * going after a failed init.
+ */
+static inline bool op_marker_site_gone(const struct optprobe_marker *marker,
+				       const struct op_marker_site *site)
+{
+	return site->init && marker->mod->state != MODULE_STATE_COMING;
+}
 
 /* The probe a marker probe has on one site; hooks[] of the marker probe. */
 struct op_marker_hook {
@@ -99,7 +110,6 @@ struct optprobe_marker *op_marker_find(const char *module, const char *name);
 bool op_marker_module_known(const char *module);
 void op_markers_read(struct module *mod);
 int op_markers_read_loaded(void);
-void op_markers_init_done(struct module *mod);
 void op_markers_drop(struct module *mod);
 void op_markers_free(void);
 
