@@ -62,6 +62,9 @@
 /* A branch replaces the probed instruction only. */
 #define OP_ARCH_OPT_SPAN	1
 
+/* A probe on a function's global entry stays there (op_arch_probe_addr()). */
+#define OP_ARCH_MOVES_FUNC_START	0
+
 struct op_arch_site {
 	/* the original: one word, or a prefix and its suffix (ppc_inst_len()) */
 	ppc_inst_t insn;

@@ -306,7 +306,7 @@ static int op_x86_check_insn(unsigned long func, unsigned long end,
 		return -EBUSY;
 	}
 	/* at an ftrace site the kernel's kprobe goes through ftrace too */
-	if (op_kcall(ftrace_location)(addr) != addr && op_x86_near_kprobe(addr, insn.len)) {
+	if (!op_ftrace_site_at(addr) && op_x86_near_kprobe(addr, insn.len)) {
 		*reason = OP_R_KPROBE_COVERS;
 		return -EBUSY;
 	}

@@ -153,7 +153,7 @@ static int op_x86_region(struct op_site *site, unsigned long end, struct op_x86_
 			site->reason = OP_R_EXTABLE_IN_JUMP;
 			return -EINVAL;
 		}
-		if (op_kcall(ftrace_location)(pos) == pos) {
+		if (op_ftrace_site_at(pos)) {
 			site->reason = OP_R_FTRACE_IN_JUMP;
 			return -EINVAL;
 		}

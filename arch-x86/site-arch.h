@@ -40,6 +40,9 @@
 #define OP_X86_REGION_MAX	(JMP32_INSN_SIZE - 1 + OP_X86_MAX_INSN_LEN)
 #define OP_ARCH_OPT_SPAN	OP_X86_REGION_MAX
 
+/* A probe on a function's ENDBR64 goes after it (op_arch_probe_addr()). */
+#define OP_ARCH_MOVES_FUNC_START	1
+
 enum op_x86_emulation {
 	OP_X86_OUT_OF_LINE,
 	OP_X86_EMU_JMP,		/* jmp rel8/rel32 */

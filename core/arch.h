@@ -16,8 +16,9 @@
  * ones of it that the core includes or builds by name:
  *
  *   Kbuild.inc       optprobe-arch-y: its objects.
- *   site-arch.h      (through site.h) OP_ARCH_SLOT_SIZE, OP_ARCH_OPT_SPAN
- *                    and struct op_arch_site, what a site keeps for it.
+ *   site-arch.h      (through site.h) OP_ARCH_SLOT_SIZE, OP_ARCH_OPT_SPAN,
+ *                    OP_ARCH_MOVES_FUNC_START (op_arch_probe_addr()) and
+ *                    struct op_arch_site, what a site keeps for it.
  *   ksyms-arch.h     (through ksyms.h) struct op_arch_ksyms: the kernel
  *                    data it resolves; its ksyms.c defines
  *                    op_arch_ksym_table[] and op_arch_ksym_count.
@@ -122,7 +123,9 @@ unsigned long op_arch_local_entry(unsigned long func);
  * function's start (@addr) goes, as the kernel's arch_adjust_kprobe_addr()
  * puts its kprobes: after an
  * ENDBR64 on x86 (indirect branches land on it), @addr itself on ppc64le
- * (a probe on a global entry stays there).
+ * (a probe on a global entry stays there).  OP_ARCH_MOVES_FUNC_START is
+ * 0 where it never moves one: the core then need not ask kallsyms whether
+ * an address is a function's start.
  */
 unsigned long op_arch_probe_addr(unsigned long addr);
 

@@ -21,6 +21,20 @@
 #include "dispatch.h"
 #include "internal.h"
 
+/**
+ * op_ftrace_site_at() - is @addr a function's ftrace call site?
+ * @addr:	an address in text
+ *
+ * ftrace_location() would also map a function's start to its site, which
+ * asks kallsyms where the function starts, a walk of every symbol of a
+ * module: for thousands of probes in module text, as costly as all the
+ * rest of registering them.
+ */
+bool op_ftrace_site_at(unsigned long addr)
+{
+	return op_kcall(ftrace_location_range)(addr, addr) == addr;
+}
+
 static __always_inline void op_ftrace_hit(unsigned long ip, struct pt_regs *regs, bool miss)
 {
 	unsigned long next = ip + MCOUNT_INSN_SIZE, sp;

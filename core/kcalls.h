@@ -20,6 +20,7 @@ OP_KCALL(__module_text_address)
 OP_KCALL(within_kprobe_blacklist)
 OP_KCALL(get_kprobe)
 OP_KCALL(ftrace_location)
+OP_KCALL(ftrace_location_range)
 OP_KCALL(search_exception_tables)
 /* executable slots near kernel and module text (wrap-execmem.h) */
 OP_KCALL(OP_EXECMEM_ALLOC)

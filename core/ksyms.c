@@ -29,6 +29,7 @@ DEFINE_STATIC_CALL_NULL(op_k___module_text_address, __module_text_address);
 DEFINE_STATIC_CALL_NULL(op_k_within_kprobe_blacklist, within_kprobe_blacklist);
 DEFINE_STATIC_CALL_NULL(op_k_get_kprobe, get_kprobe);
 DEFINE_STATIC_CALL_NULL(op_k_ftrace_location, ftrace_location);
+DEFINE_STATIC_CALL_NULL(op_k_ftrace_location_range, ftrace_location_range);
 DEFINE_STATIC_CALL_NULL(op_k_search_exception_tables, search_exception_tables);
 DEFINE_STATIC_CALL_NULL(op_k_OP_EXECMEM_ALLOC, OP_EXECMEM_ALLOC);
 DEFINE_STATIC_CALL_NULL(op_k_OP_EXECMEM_FREE, OP_EXECMEM_FREE);

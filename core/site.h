@@ -94,6 +94,9 @@ static inline enum optprobe_mode op_site_mode(const struct op_site *site)
 /* The hit path (with dispatch.h): call with preemption disabled. */
 struct op_site *op_site_lookup(unsigned long addr);
 
+/* Is @addr a function's ftrace call site (ftrace-site.c)? */
+bool op_ftrace_site_at(unsigned long addr);
+
 /*
  * Slots, for the backends: op_slot_alloc() gives @site slot space for its
  * out-of-line copy (&site->slot) or its detour (&site->detour);

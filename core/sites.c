@@ -364,7 +364,7 @@ struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_r
 	INIT_LIST_HEAD(&site->probes);
 	INIT_LIST_HEAD(&site->opt_list);
 	INIT_LIST_HEAD(&site->release);
-	if (op_kcall(ftrace_location)(addr) == addr) {
+	if (op_ftrace_site_at(addr)) {
 		site->ftrace = true;
 		return site;
 	}

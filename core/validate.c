@@ -29,8 +29,12 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, enum op_reas
 
 	if (!p->symbol) {
 		*addr = (unsigned long)p->addr + p->offset;
-		/* where the kernel's kprobes move theirs: at a function's start */
-		if (op_kcall(kallsyms_lookup_size_offset)(*addr, &size, &offset) && !offset)
+		/*
+		 * where the kernel's kprobes move theirs: at a function's
+		 * start; a lookup of module text walks its every symbol
+		 */
+		if (OP_ARCH_MOVES_FUNC_START &&
+		    op_kcall(kallsyms_lookup_size_offset)(*addr, &size, &offset) && !offset)
 			*addr = op_arch_probe_addr(*addr);
 		return 0;
 	}
@@ -122,8 +126,7 @@ int op_check_address(unsigned long addr, struct module **mod, enum op_reason *wh
 	 * At an ftrace site both go through ftrace, each with its own ops:
 	 * neither writes the text, so both can be there.
 	 */
-	busy = kp && !((kp->flags & KPROBE_FLAG_FTRACE) &&
-		       op_kcall(ftrace_location)(addr) == addr);
+	busy = kp && !((kp->flags & KPROBE_FLAG_FTRACE) && op_ftrace_site_at(addr));
 	rcu_read_unlock();
 	if (busy) {
 		*why = OP_R_KPROBE_THERE;
