@@ -295,7 +295,9 @@ static void op_sites_release_waiting(bool again)
 	if (again && !list_empty(&op_sites_waiting))
 		op_sites_look_later();
 	mutex_unlock(&op_mutex);
-	op_release(&release);
+	/* no probe went with them: without a site, no grace period is due */
+	if (!list_empty(&release))
+		op_release(&release);
 }
 
 static void op_sites_release_fn(struct work_struct *work)
