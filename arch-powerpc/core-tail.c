@@ -190,8 +190,8 @@ bool op_ppc_core_tail_has(const void *area)
 /**
  * op_ppc_core_tail_put() - give a chunk back
  * @chunk:	from op_ppc_core_tail_get(), that no task can be inside any
- *		more, nor find (after op_quiesce() and the slot index's grace
- *		period)
+ *		more (after op_quiesce()); a lookup through an older slot
+ *		index finds no owner in it (core/slots.c)
  *
  * Its words are written back to what they were before the first chunk
  * went out; after the last one, the pin goes back to the cache.  A chunk

@@ -24,9 +24,12 @@
  * or goes.
  *
  * A slot is released only after the grace period that guarantees no task
- * is still inside it (see op_quiesce()), and an area once it has no owner
- * left and one more RCU grace period has passed for lookups still reading
- * an index that holds it.  Writers hold op_mutex.
+ * is still inside it (see op_quiesce()), and an area as soon as it has no
+ * owner left and is out of the index.  A lookup still reading an older
+ * index may find the area's range there, for an address someone else has
+ * since been given: its bookkeeping stays one more RCU grace period, so
+ * that such a lookup finds no owner, not freed memory.  Writers hold
+ * op_mutex.
  */
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -42,6 +45,7 @@
 struct op_slot_area {
 	struct list_head list;		/* in op_slot_areas (op_mutex) */
 	struct list_head free;		/* on a list of areas to free */
+	struct rcu_head rcu;
 	void *area;			/* what the backend allocated */
 	void *text;			/* the first slot */
 	unsigned int nslots;
@@ -155,8 +159,10 @@ static int op_slot_index_publish(void)
 
 /*
  * Take @areas (linked by ->free) off op_slot_areas and out of the index:
- * once a grace period has passed, nothing can reach them.  -ENOMEM: no
- * index without them could be made, and they stay for a later try.
+ * no new lookup finds them; one still reading the old index may, until a
+ * grace period has passed (op_slot_areas_free() keeps their bookkeeping
+ * that long).  -ENOMEM: no index without them could be made, and they
+ * stay for a later try.
  */
 static int op_slot_areas_unlist(struct list_head *areas)
 {
@@ -169,6 +175,21 @@ static int op_slot_areas_unlist(struct list_head *areas)
 	list_for_each_entry(sa, areas, free)
 		op_slot_area_link(sa);
 	return -ENOMEM;
+}
+
+/*
+ * Free @areas (linked by ->free), which have no owner and are out of the
+ * index: no task can be inside (op_quiesce() has passed, or no slot was
+ * ever used).
+ */
+static void op_slot_areas_free(struct list_head *areas)
+{
+	struct op_slot_area *sa, *tmp;
+
+	list_for_each_entry_safe(sa, tmp, areas, free) {
+		op_arch_slot_area_free(sa->area);
+		kvfree_rcu(sa, rcu);
+	}
 }
 
 static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
@@ -255,11 +276,8 @@ int op_slot_alloc(struct op_site *site, void **slot, size_t size, bool near)
 		LIST_HEAD(unfit);
 
 		list_add(&sa->free, &unfit);
-		if (!op_slot_areas_unlist(&unfit)) {
-			synchronize_rcu();
-			op_arch_slot_area_free(sa->area);
-			kvfree(sa);
-		}
+		if (!op_slot_areas_unlist(&unfit))
+			op_slot_areas_free(&unfit);
 		return -ENOMEM;
 	}
 found:
@@ -354,9 +372,9 @@ void op_slot_drop(struct op_site *site, void **slot, size_t size)
  * op_slots_release() - free the slots of sites no task can be inside
  * @sites:	sites on their ->release lists, past op_quiesce()
  *
- * Both a site's slot and its detour go.  Areas left without owners are
- * freed after one more grace period, for op_slot_owner() lookups that may
- * still be reading an index that holds them.
+ * Both a site's slot and its detour go, and areas left without owners:
+ * on powerpc a slot of the kernel's own detour cache is back in it
+ * before unregistering returns, for the kernel's kprobes.
  *
  * Context: op_mutex held; sleeps.
  */
@@ -378,13 +396,8 @@ void op_slots_release(struct list_head *sites)
 	list_for_each_entry_safe(sa, tmp, &op_slot_areas, list)
 		if (!sa->used)
 			list_add(&sa->free, &empty);
-	if (list_empty(&empty) || op_slot_areas_unlist(&empty))
-		return;
-	synchronize_rcu();
-	list_for_each_entry_safe(sa, tmp, &empty, free) {
-		op_arch_slot_area_free(sa->area);
-		kvfree(sa);
-	}
+	if (!list_empty(&empty) && !op_slot_areas_unlist(&empty))
+		op_slot_areas_free(&empty);
 }
 
 /* Debugfs: one line per slot area: its slots' address and bytes, slots used/total. */
