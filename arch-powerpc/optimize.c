@@ -218,19 +218,17 @@ static bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn)
 }
 
 /*
- * Replace @from by @to at each of @sites where @from still is, in one
- * batch (op_ppc_patch()).  A single aligned word changes: a CPU fetches
- * the old instruction or the new one.
+ * Write @to at each of @sites, whose word the caller found as expected
+ * with the kernel's text locks held (op_ppc_patch()).  A single aligned
+ * word changes: a CPU fetches the old instruction or the new one.
  */
 static void op_ppc_patch_sites(struct list_head *sites,
-			       ppc_inst_t (*from)(const struct op_site *site),
 			       ppc_inst_t (*to)(const struct op_site *site))
 {
 	struct op_site *site;
 
 	list_for_each_entry(site, sites, opt_list)
-		if (op_ppc_word_is(site, from(site)))
-			op_ppc_patch(site->addr, to(site));
+		op_ppc_patch(site->addr, to(site));
 }
 
 /*
@@ -248,7 +246,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 			list_move_tail(&site->opt_list, failed);
 		}
 	}
-	op_ppc_patch_sites(sites, op_ppc_trap_insn, op_ppc_jump_insn);
+	op_ppc_patch_sites(sites, op_ppc_jump_insn);
 	op_ppc_text_unlock();
 }
 
@@ -272,7 +270,7 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 	list_for_each_entry_safe(site, tmp, sites, opt_list)
 		if (!op_ppc_word_is(site, op_ppc_jump_insn(site)))
 			list_move_tail(&site->opt_list, held);
-	op_ppc_patch_sites(sites, op_ppc_jump_insn, op_ppc_unjump_insn);
+	op_ppc_patch_sites(sites, op_ppc_unjump_insn);
 	op_ppc_text_unlock();
 }
 
