@@ -192,12 +192,15 @@ void op_arch_slot_area_free(void *area)
 /* Why no slot area in reach of @site has room for a detour. */
 enum op_reason op_ppc_no_area(const struct op_site *site)
 {
+	enum op_reason why;
+
 	if (site->mod)
 		return OP_R_NO_MODULE_AREA;
 	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, site->addr))
 		return OP_R_CORE_AREA_FAR;
+	why = op_ppc_core_cache_why();
 	/* full, but for the rest of the area, which could not be proved free */
-	if (op_ppc_core_cache_why() == OP_R_CORE_CACHE_FULL && op_ppc_core_tail_refused())
+	if (why == OP_R_CORE_CACHE_FULL && op_ppc_core_tail_refused())
 		return OP_R_CORE_TAIL_REFUSED;
-	return op_ppc_core_cache_why();
+	return why;
 }

@@ -35,6 +35,18 @@ bool op_ftrace_site_at(unsigned long addr)
 	return op_kcall(ftrace_location_range)(addr, addr) == addr;
 }
 
+/**
+ * op_func_entry() - where a probe on "@func + 0" goes
+ * @func:	a function's address
+ *
+ * Return: its ftrace site if it has one, else its entry past what the
+ * arch skips (op_arch_local_entry()).
+ */
+unsigned long op_func_entry(unsigned long func)
+{
+	return op_kcall(ftrace_location)(func) ?: op_arch_local_entry(func);
+}
+
 static __always_inline void op_ftrace_hit(unsigned long ip, struct pt_regs *regs, bool miss)
 {
 	unsigned long next = ip + MCOUNT_INSN_SIZE, sp;

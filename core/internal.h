@@ -72,6 +72,7 @@ void op_slots_release(struct list_head *sites);
 void op_slots_show(struct seq_file *m);
 
 /* ftrace-site.c: sites at a function's ftrace call site */
+unsigned long op_func_entry(unsigned long func);
 int op_ftrace_arm(struct op_site *site);
 void op_ftrace_disarm(struct op_site *site);
 void op_ftrace_exit(void);

@@ -372,7 +372,7 @@ static int op_ret_entry_address(const struct optretprobe *rp, unsigned long *ent
 		*why = OP_R_RET_NEVER_RETURNS;
 		return -EINVAL;
 	}
-	*entry = op_kcall(ftrace_location)(func) ?: op_arch_local_entry(func);
+	*entry = op_func_entry(func);
 	return 0;
 }
 

@@ -25,7 +25,7 @@
  */
 int op_probe_address(const struct optprobe *p, unsigned long *addr, enum op_reason *why)
 {
-	unsigned long func, entry, size, offset;
+	unsigned long func, size, offset;
 
 	if (!p->symbol) {
 		*addr = (unsigned long)p->addr + p->offset;
@@ -52,8 +52,7 @@ int op_probe_address(const struct optprobe *p, unsigned long *addr, enum op_reas
 		*addr = func + p->offset;
 		return 0;
 	}
-	entry = op_kcall(ftrace_location)(func);
-	*addr = entry ?: op_arch_local_entry(func);
+	*addr = op_func_entry(func);
 	return 0;
 }
 
