@@ -52,12 +52,12 @@ enum op_x86_emulation {
 };
 
 struct op_arch_site {
+	unsigned long target;		/* of a jmp, jcc or call */
 	u8 insn[OP_X86_MAX_INSN_LEN];	/* the original bytes */
 	u8 len;
 	u8 emulation;			/* enum op_x86_emulation */
 	u8 cc;				/* condition code of a jcc */
 	bool boostable;			/* the slot's copy may jmp back */
-	unsigned long target;		/* of a jmp, jcc or call */
 	/* jump optimization */
 	u8 region[OP_X86_REGION_MAX];	/* the original bytes the jmp replaces */
 	u8 rlen;			/* their length; 0 before the first detour */

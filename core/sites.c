@@ -342,6 +342,9 @@ void op_site_free_unused(struct op_site *site)
 	kfree(site);
 }
 
+/* One per probed address, thousands at once: kept within kmalloc-192 (site.h). */
+static_assert(sizeof(struct op_site) <= 192);
+
 /**
  * op_site_create() - a new, disarmed site at @addr, not hashed yet
  * @addr:	a checked address (op_check_address())
