@@ -208,12 +208,8 @@ int op_arch_own_probes_register(void)
 
 	for (i = 0; i < ARRAY_SIZE(op_x86_guards) && !ret; i++)
 		ret = op_x86_guard_place(op_x86_guards[i]);
-	for (i = 0; i < ARRAY_SIZE(op_x86_guards) && !ret; i++) {
-		ret = op_register_own(op_x86_guards[i]);
-		/* the one before goes again */
-		if (ret && i)
-			optprobe_unregister(op_x86_guards[0]);
-	}
+	if (!ret)
+		ret = op_register_own(op_x86_guards, ARRAY_SIZE(op_x86_guards));
 	if (ret)
 		pr_err("not loaded: the kernel's can_probe() and can_optimize() must read through optprobe's breakpoints, and cannot be probed (%d)\n",
 		       ret);

@@ -218,48 +218,55 @@ unsigned long op_probe_hits(const struct optprobe *p)
 }
 EXPORT_SYMBOL_NS_GPL(op_probe_hits, OPTPROBE_INTERNAL);
 
-int optprobe_register(struct optprobe *p)
-{
-	int ret;
-
-	mutex_lock(&op_mutex);
-	ret = op_register_locked(p, false);
-	op_unlock();
-	return ret;
-}
-EXPORT_SYMBOL_GPL(optprobe_register);
-
-/**
- * op_register_own() - optprobe_register() for optprobe's own probes
- * @p:	a probe whose flags may hold optprobe's own (OP_F_OWN, OP_F_MARKER)
- *
- * Return: as optprobe_register().
+/*
+ * Register @ps[0..@n), all or none: on failure, the ones before the
+ * failed one (*@failed) go again.  @own: their flags may hold optprobe's
+ * own (OP_F_OWN, OP_F_MARKER).
  */
-int op_register_own(struct optprobe *p)
-{
-	int ret;
-
-	mutex_lock(&op_mutex);
-	ret = op_register_locked(p, true);
-	op_unlock();
-	return ret;
-}
-
-int optprobe_register_batch(struct optprobe **ps, unsigned int n, unsigned int *failed)
+static int op_register_batch(struct optprobe **ps, unsigned int n, unsigned int *failed,
+			     bool own)
 {
 	unsigned int i;
 	int ret = 0;
 
 	mutex_lock(&op_mutex);
 	for (i = 0; i < n && !ret; i++)
-		ret = op_register_locked(ps[i], false);
+		ret = op_register_locked(ps[i], own);
 	op_unlock();
-	/* all or nothing: the ones before the failed one go again */
-	if (ret) {
-		op_unregister_batch(ps, i - 1);
-		*failed = i - 1;
-	}
+	if (!ret)
+		return 0;
+	*failed = i - 1;
+	/* a grace period only if there is a probe to wait for */
+	if (*failed)
+		op_unregister_batch(ps, *failed);
 	return ret;
+}
+
+int optprobe_register(struct optprobe *p)
+{
+	unsigned int failed;
+
+	return op_register_batch(&p, 1, &failed, false);
+}
+EXPORT_SYMBOL_GPL(optprobe_register);
+
+/**
+ * op_register_own() - optprobe_register_many() for optprobe's own probes
+ * @ps:	probes whose flags may hold optprobe's own (OP_F_OWN, OP_F_MARKER)
+ * @n:	how many
+ *
+ * Return: as optprobe_register_many().
+ */
+int op_register_own(struct optprobe **ps, unsigned int n)
+{
+	unsigned int failed;
+
+	return op_register_batch(ps, n, &failed, true);
+}
+
+int optprobe_register_batch(struct optprobe **ps, unsigned int n, unsigned int *failed)
+{
+	return op_register_batch(ps, n, failed, false);
 }
 EXPORT_SYMBOL_GPL(optprobe_register_batch);
 

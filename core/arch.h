@@ -71,10 +71,10 @@ void op_arch_own_probes_unregister(void);
 struct optprobe;
 
 /*
- * Register a probe whose flags hold the two above: the public API refuses
- * them (-EINVAL), so that no other module can have them.
+ * Register probes whose flags hold the two above, all or none: the public
+ * API refuses them (-EINVAL), so that no other module can have them.
  */
-int op_register_own(struct optprobe *p);
+int op_register_own(struct optprobe **ps, unsigned int n);
 
 struct dentry;
 

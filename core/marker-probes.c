@@ -130,6 +130,7 @@ static int op_marker_arm(struct optprobe_marker *marker, struct optprobe_marker_
 	for (i = 0; i < marker->nsites; i++) {
 		const struct op_marker_site *site = &marker->sites[i];
 		struct op_marker_hook *hook = &hooks[n];
+		struct optprobe *p = &hook->p;
 
 		if (op_marker_site_gone(marker, site))
 			continue;
@@ -141,7 +142,7 @@ static int op_marker_arm(struct optprobe_marker *marker, struct optprobe_marker_
 		hook->mp = mp;
 		hook->nargs = marker->nargs;
 		memcpy(hook->args, site->args, sizeof(hook->args));
-		ret = op_register_own(&hook->p);
+		ret = op_register_own(&p, 1);
 		if (ret)
 			break;
 		mp->nhooks = ++n;
