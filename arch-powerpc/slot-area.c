@@ -192,11 +192,12 @@ void op_arch_slot_area_free(void *area)
 /* Why no slot area in reach of @site has room for a detour. */
 enum op_reason op_ppc_no_area(const struct op_site *site)
 {
+	unsigned long addr = site->addr;
 	enum op_reason why;
 
-	if (site->mod)
+	if (!op_kcall(core_kernel_text)(addr))
 		return OP_R_NO_MODULE_AREA;
-	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, site->addr))
+	if (!op_arch_slot_reaches(op_ksyms.arch.optinsn_slot, addr))
 		return OP_R_CORE_AREA_FAR;
 	why = op_ppc_core_cache_why();
 	/* full, but for the rest of the area, which could not be proved free */

@@ -35,9 +35,12 @@ static int __init optprobe_init(void)
 	ret = op_blacklist_init();
 	if (ret)
 		return ret;
-	ret = op_optimizer_init();
+	ret = op_sites_init();
 	if (ret)
 		return ret;
+	ret = op_optimizer_init();
+	if (ret)
+		goto out_cache;
 	ret = op_arch_init();
 	if (ret)
 		goto out_optimizer;
@@ -78,6 +81,8 @@ out_arch:
 out_optimizer:
 	op_sites_exit();
 	op_optimizer_exit();
+out_cache:
+	op_sites_cache_destroy();
 	return ret;
 }
 
@@ -101,6 +106,7 @@ static void __exit optprobe_exit(void)
 	op_module_exit();
 	op_arch_exit();
 	op_ftrace_exit();
+	op_sites_cache_destroy();
 }
 
 module_init(optprobe_init);

@@ -45,7 +45,8 @@
 #ifndef OPTPROBE_OPT_STATE_H
 #define OPTPROBE_OPT_STATE_H
 
-enum op_opt_state {
+/* one byte in struct op_site (site.h) */
+enum __packed op_opt_state {
 	OP_ST_DISARMED,
 	OP_ST_ARMED,
 	OP_ST_QUEUED,

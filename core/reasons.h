@@ -9,7 +9,8 @@
 #ifndef OPTPROBE_REASONS_H
 #define OPTPROBE_REASONS_H
 
-enum op_reason {
+/* one byte in struct op_site (site.h) */
+enum __packed op_reason {
 	OP_R_NONE,	/* "": optimized, or nothing refused */
 #define OP_REASON(name, text) OP_R_##name,
 #include "reason-list.h"

@@ -25,9 +25,9 @@ struct module;
 struct pt_regs;
 
 /*
- * What the hit path reads first, then the flags, then what only writers
- * use, with no holes: a site fits kmalloc-192 on both arches (sites.c
- * asserts it), thousands of them at once.
+ * What the hit path reads first (the arch part too), then what only
+ * writers use, with no holes; thousands at once, from a cache of their
+ * own (sites.c): 144 bytes on powerpc64le, 184 on x86_64.
  */
 struct op_site {
 	unsigned long addr;
@@ -37,21 +37,20 @@ struct op_site {
 	void *slot;			/* out-of-line copy, or NULL */
 	void *detour;			/* jump-optimization detour, or NULL */
 	enum optprobe_mode bp_mode;	/* TRAP or BOOSTED: the breakpoint path's */
+	unsigned int nr_enabled;	/* probes not disabled */
 	enum op_opt_state state;	/* the optimizer's; moved only by optimizer.c */
 	enum op_reason reason;		/* why the optimizer last refused or stopped */
-	unsigned int nr_enabled;	/* probes not disabled */
-	bool init;			/* in @mod's init text, freed after its init */
+	bool init;			/* in its module's init text, freed after its init */
 	bool ftrace;			/* at a function's ftrace site */
 	bool post;			/* an enabled probe has a post handler */
 	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
 	bool own;			/* a probe has OP_F_OWN (arch.h) */
 	bool marker;			/* a probe has OP_F_MARKER: a marker's nop */
 	bool unopt_disarm;		/* unoptimized to the original, not the breakpoint */
-	struct module *mod;		/* holding the address; NULL: kernel core */
+	struct op_arch_site arch;
 	struct list_head all;		/* in op_all_sites, until freed */
 	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
 	struct list_head release;	/* on a list of sites to free */
-	struct op_arch_site arch;
 };
 
 extern struct mutex op_mutex;

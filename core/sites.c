@@ -38,6 +38,15 @@ static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
 bool op_all_enabled = true;		/* the switch of op_site_wanted() */
 
 /*
+ * One site per probed address, thousands at once: from a cache of their
+ * own, which packs them at their size, not at kmalloc's next (site.h).
+ */
+static struct kmem_cache *op_site_cache;
+
+static_assert(sizeof(enum op_opt_state) == 1 && sizeof(enum op_reason) == 1);
+static_assert(sizeof(struct op_site) <= 192);
+
+/*
  * Waiting sites are looked at again every OP_OPT_RECHECK while there are
  * any, as the optimizer looks at the jumps it holds for them, and freed
  * once the optimizer has taken their jump out (op_sites_release_fn()).
@@ -276,7 +285,7 @@ void op_release(struct list_head *release)
 	op_opt_retry();
 	mutex_unlock(&op_mutex);
 	list_for_each_entry_safe(site, tmp, release, release)
-		kfree(site);
+		kmem_cache_free(op_site_cache, site);
 }
 
 /* Free waiting sites whose hold has ended; look again later while any wait, if @again. */
@@ -320,6 +329,18 @@ void optprobe_sync(void)
 }
 EXPORT_SYMBOL_GPL(optprobe_sync);
 
+int __init op_sites_init(void)
+{
+	op_site_cache = KMEM_CACHE(op_site, 0);
+	return op_site_cache ? 0 : -ENOMEM;
+}
+
+/* Once nothing can hold a site: after op_sites_exit() and the optimizer's exit. */
+void op_sites_cache_destroy(void)
+{
+	kmem_cache_destroy(op_site_cache);
+}
+
 /*
  * No site is left but waiting ones whose hold has ended: a held one
  * keeps optprobe loaded.  Before the optimizer goes (op_release() may
@@ -339,11 +360,8 @@ void op_site_free_unused(struct op_site *site)
 
 	list_add(&site->release, &one);
 	op_slots_release(&one);
-	kfree(site);
+	kmem_cache_free(op_site_cache, site);
 }
-
-/* One per probed address, thousands at once: kept within kmalloc-192 (site.h). */
-static_assert(sizeof(struct op_site) <= 192);
 
 /**
  * op_site_create() - a new, disarmed site at @addr, not hashed yet
@@ -356,13 +374,12 @@ static_assert(sizeof(struct op_site) <= 192);
  */
 struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_reason *why)
 {
-	struct op_site *site = kzalloc(sizeof(*site), GFP_KERNEL);
+	struct op_site *site = kmem_cache_zalloc(op_site_cache, GFP_KERNEL);
 	int ret;
 
 	if (!site)
 		return ERR_PTR(-ENOMEM);
 	site->addr = addr;
-	site->mod = mod;
 	site->init = mod && within_module_init(addr, mod);
 	site->state = OP_ST_DISARMED;
 	site->sole = &op_aggr_probe;
@@ -447,7 +464,7 @@ void op_sites_gone(struct module *mod, bool init)
 
 	mutex_lock(&op_mutex);
 	hash_for_each_safe(op_sites, bkt, next, site, hash) {
-		if (site->mod != mod || (init && !site->init))
+		if (!within_module(site->addr, mod) || (init && !site->init))
 			continue;
 		op_site_gone(site);
 		hash_del_rcu(&site->hash);
@@ -469,7 +486,7 @@ void op_sites_gone(struct module *mod, bool init)
 		list_del_init(&site->release);
 		if (list_empty(&site->probes)) {
 			list_del(&site->all);
-			kfree(site);
+			kmem_cache_free(op_site_cache, site);
 		}
 	}
 	op_unlock();
