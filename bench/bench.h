@@ -54,6 +54,7 @@ struct bench_ksyms {
 	typeof(op_ptr_to(get_kprobe)) get_kprobe;
 	typeof(op_ptr_to(wait_for_kprobe_optimizer)) wait_for_kprobe_optimizer;
 	typeof(op_ptr_to(vmalloc_nr_pages)) vmalloc_nr_pages;
+	typeof(op_ptr_to(pcpu_nr_pages)) pcpu_nr_pages;
 	typeof(op_ptr_to(_text)) _text;		/* where _text+N counts from */
 #ifdef CONFIG_X86
 	typeof(op_ptr_to(insn_decode)) insn_decode;
@@ -171,7 +172,7 @@ void bench_events_keep_sites(struct bench_sites *s);
 /* ---- mem.c: memory in use ---- */
 
 struct bench_mem {
-	long slab, vmalloc;	/* pages */
+	long slab, vmalloc, percpu;	/* pages */
 };
 
 void bench_mem_sample(struct bench_mem *m);

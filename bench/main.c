@@ -109,6 +109,7 @@ static const struct op_ksym bench_ksym_table[] = {
 	BENCH_KSYM(get_kprobe),
 	BENCH_KSYM(wait_for_kprobe_optimizer),
 	BENCH_KSYM(vmalloc_nr_pages),
+	BENCH_KSYM(pcpu_nr_pages),
 	{ .name = "_text", .slot = (void **)&bench_ksyms._text, .addr_only = true },
 #ifdef CONFIG_X86
 	BENCH_KSYM(insn_decode),

@@ -13,9 +13,9 @@
  * (optimized), then optprobe_unregister_many() and optprobe_sync(); the
  * kernel's register_kprobes(), wait_for_kprobe_optimizer(),
  * unregister_kprobes() and wait_for_kprobe_optimizer().  Memory (mem.c):
- * the growth of slab and vmalloc pages between before registering and
- * optimized; the caller's own struct optprobe/struct kprobe are not
- * counted.
+ * the growth of slab, vmalloc and per-CPU pages between before
+ * registering and optimized; the caller's own struct optprobe/struct
+ * kprobe are not counted.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,14 +40,15 @@ struct bench_scale {
 static void bench_scale_print(const char *text, const char *impl, unsigned int nr,
 			      const struct bench_scale *r)
 {
-	pr_info("scale text=%s impl=%s n=%u armed_ns=%llu optimized_ns=%llu unregister_ns=%llu optimized=%u boosted=%u trap=%u other=%u slab_bytes=%ld vmalloc_bytes=%ld\n",
+	pr_info("scale text=%s impl=%s n=%u armed_ns=%llu optimized_ns=%llu unregister_ns=%llu optimized=%u boosted=%u trap=%u other=%u slab_bytes=%ld vmalloc_bytes=%ld percpu_bytes=%ld\n",
 		text, impl, nr, r->armed, r->optimized, r->unregistered,
 		r->modes[OPTPROBE_MODE_OPTIMIZED], r->modes[OPTPROBE_MODE_BOOSTED],
 		r->modes[OPTPROBE_MODE_TRAP],
 		nr - r->modes[OPTPROBE_MODE_OPTIMIZED] - r->modes[OPTPROBE_MODE_BOOSTED] -
 		r->modes[OPTPROBE_MODE_TRAP],
 		(r->mem1.slab - r->mem0.slab) * (long)PAGE_SIZE,
-		(r->mem1.vmalloc - r->mem0.vmalloc) * (long)PAGE_SIZE);
+		(r->mem1.vmalloc - r->mem0.vmalloc) * (long)PAGE_SIZE,
+		(r->mem1.percpu - r->mem0.percpu) * (long)PAGE_SIZE);
 }
 
 static int bench_scale_optprobe(const unsigned long *sites, unsigned int nr,
