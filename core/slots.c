@@ -34,6 +34,7 @@
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -192,6 +193,27 @@ static void op_slot_areas_free(struct list_head *areas)
 	}
 }
 
+/*
+ * How many of an area's @nslots slots, at @text, to use.  An area of a
+ * page or more has about a power of two of slots, and their owners would
+ * fill about a power of two of bytes; with the bookkeeping before them, a
+ * little more, which kmalloc rounds up to the next power of two, nearly
+ * twice as much.  The last few slots stay unused instead, as long as they
+ * are few (a sixteenth at most) and not in kernel text, where every slot
+ * counts (powerpc's detours near kernel text, core-tail.c).
+ */
+static unsigned int op_slot_area_nslots(const void *text, unsigned int nslots)
+{
+	size_t size = sizeof(struct op_slot_area) + nslots * sizeof(struct op_site *);
+	size_t fit = rounddown_pow_of_two(size);
+	unsigned int n;
+
+	if (fit < sizeof(struct op_slot_area) || op_kcall(core_kernel_text)((unsigned long)text))
+		return nslots;
+	n = (fit - sizeof(struct op_slot_area)) / sizeof(struct op_site *);
+	return nslots - n <= nslots / 16 ? n : nslots;
+}
+
 static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 {
 	unsigned int nslots;
@@ -201,6 +223,7 @@ static struct op_slot_area *op_slot_area_new(unsigned long addr, bool near)
 	area = op_arch_slot_area_alloc(addr, near, op_slot_area_size(), &text, &nslots);
 	if (!area)
 		return NULL;
+	nslots = op_slot_area_nslots(text, nslots);
 	sa = kvzalloc(struct_size(sa, owner, nslots), GFP_KERNEL);
 	if (!sa) {
 		op_arch_slot_area_free(area);
