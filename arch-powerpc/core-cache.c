@@ -494,6 +494,12 @@ int op_ppc_core_set_test_fail(bool fail)
 }
 EXPORT_SYMBOL_NS_GPL(op_ppc_core_set_test_fail, OPTPROBE_INTERNAL);
 
+static void op_ppc_count_core_stub(struct op_site *site, void *stubs)
+{
+	*(unsigned int *)stubs += site->detour &&
+				  op_kcall(core_kernel_text)((unsigned long)site->detour);
+}
+
 /**
  * op_ppc_core_cache_show() - debugfs "core_cache", the cache's part
  * @m:	the file
@@ -507,7 +513,6 @@ EXPORT_SYMBOL_NS_GPL(op_ppc_core_set_test_fail, OPTPROBE_INTERNAL);
 void op_ppc_core_cache_show(struct seq_file *m)
 {
 	unsigned int used, total, stubs = 0;
-	struct op_site *site;
 
 	lockdep_assert_held(&op_mutex);
 	if (!op_ppc_cache) {
@@ -515,8 +520,7 @@ void op_ppc_core_cache_show(struct seq_file *m)
 		return;
 	}
 	used = op_ppc_cache_used(&total);
-	list_for_each_entry(site, &op_all_sites, all)
-		stubs += site->detour && op_kcall(core_kernel_text)((unsigned long)site->detour);
+	op_sites_for_each(op_ppc_count_core_stub, &stubs);
 	seq_printf(m, "cache: 0x%lx kprobe_optinsn_slots\n", (unsigned long)op_ppc_cache);
 	seq_printf(m, "found: TOC references decoded at %u of 3 kernel call sites, fields checked\n",
 		   op_ppc_cache_votes);

@@ -160,8 +160,9 @@ static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,
 	op_site_leave(site, p);
 	op_site_change(site, unopt);
 	WRITE_ONCE(p->site, NULL);
+	/* off op_sites_gone_probed, if its module has gone (sites.c) */
 	if (list_empty(&site->probes))
-		list_add(&site->release, release);
+		list_move(&site->release, release);
 }
 
 /*

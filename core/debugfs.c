@@ -2,10 +2,10 @@
 /*
  * /sys/kernel/debug/optprobe/: what optprobe holds, for people and tests.
  *
- *   list	one line per probe: address, symbol+offset, mode, hits,
- *		nmissed, reason it is not optimized
- *   sites	one line per site: address, symbol+offset, the optimizer's
- *		state, enabled probes, reason
+ *   list	one line per probe, site by site in no order: address,
+ *		symbol+offset, mode, hits, nmissed, reason it is not optimized
+ *   sites	one line per site, in no order: address, symbol+offset, the
+ *		optimizer's state, enabled probes, reason
  *   enabled	1/0: arm or disarm every probe (each keeps its own state)
  *   optimize	1/0: the global jump-optimization switch
  *   boost	1/0: whether probes registered from now on may be boosted
@@ -34,17 +34,20 @@
 
 static struct dentry *op_debugfs_dir;
 
-static int list_show(struct seq_file *m, void *v)
+static void list_show_site(struct op_site *site, void *m)
 {
-	struct op_site *site;
 	struct optprobe *p;
 
+	list_for_each_entry(p, &site->probes, list)
+		seq_printf(m, "0x%lx %pS %s %lu %lu %s\n", site->addr, (void *)site->addr,
+			   op_mode_name(optprobe_mode(p)), op_probe_hits(p),
+			   READ_ONCE(p->nmissed), optprobe_reason(p));
+}
+
+static int list_show(struct seq_file *m, void *v)
+{
 	mutex_lock(&op_mutex);
-	list_for_each_entry(site, &op_all_sites, all)
-		list_for_each_entry(p, &site->probes, list)
-			seq_printf(m, "0x%lx %pS %s %lu %lu %s\n", site->addr, (void *)site->addr,
-				   op_mode_name(optprobe_mode(p)), op_probe_hits(p),
-				   READ_ONCE(p->nmissed), optprobe_reason(p));
+	op_sites_for_each(list_show_site, m);
 	mutex_unlock(&op_mutex);
 	return 0;
 }
@@ -57,15 +60,17 @@ static int markers_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(markers);
 
+static void sites_show_site(struct op_site *site, void *m)
+{
+	seq_printf(m, "0x%lx %pS %s %u %s\n", site->addr, (void *)site->addr,
+		   op_opt_state_name(site->state), site->nr_enabled,
+		   op_reason_text(op_site_reason(site)));
+}
+
 static int sites_show(struct seq_file *m, void *v)
 {
-	struct op_site *site;
-
 	mutex_lock(&op_mutex);
-	list_for_each_entry(site, &op_all_sites, all)
-		seq_printf(m, "0x%lx %pS %s %u %s\n", site->addr, (void *)site->addr,
-			   op_opt_state_name(site->state), site->nr_enabled,
-			   op_reason_text(op_site_reason(site)));
+	op_sites_for_each(sites_show_site, m);
 	mutex_unlock(&op_mutex);
 	return 0;
 }

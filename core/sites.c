@@ -33,8 +33,8 @@
 
 /* Serializes every change to sites, probes and slots. */
 DEFINE_MUTEX(op_mutex);
-LIST_HEAD(op_all_sites);		/* every site, gone ones too */
 static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
+static LIST_HEAD(op_sites_gone_probed);	/* unhashed, their module gone, probes left */
 bool op_all_enabled = true;		/* the switch of op_site_wanted() */
 
 /*
@@ -166,7 +166,26 @@ static void op_site_unlist(struct op_site *site)
 {
 	if (site->state != OP_ST_GONE)
 		hash_del_rcu(&site->hash);
-	list_del(&site->all);
+}
+
+/**
+ * op_sites_for_each() - call @fn for every site a reader may look at
+ * @fn:		called with op_mutex held
+ * @arg:	its argument
+ *
+ * The hashed sites, then those whose module has gone while they still
+ * have probes; not those on their way to be freed.
+ */
+void op_sites_for_each(void (*fn)(struct op_site *site, void *arg), void *arg)
+{
+	struct op_site *site;
+	unsigned int bkt;
+
+	lockdep_assert_held(&op_mutex);
+	hash_for_each(op_sites, bkt, site, hash)
+		fn(site, arg);
+	list_for_each_entry(site, &op_sites_gone_probed, release)
+		fn(site, arg);
 }
 
 /**
@@ -408,7 +427,6 @@ void op_site_add(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
 	hash_add_rcu(op_sites, &site->hash, site->addr);
-	list_add_tail(&site->all, &op_all_sites);
 }
 
 /**
@@ -419,7 +437,6 @@ void op_site_remove_new(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
 	hash_del_rcu(&site->hash);
-	list_del(&site->all);
 }
 
 /**
@@ -483,11 +500,12 @@ void op_sites_gone(struct module *mod, bool init)
 	/* what was in the way may have gone, or waited for the module to be live */
 	op_opt_retry();
 	list_for_each_entry_safe(site, tmp, &gone, release) {
-		list_del_init(&site->release);
 		if (list_empty(&site->probes)) {
-			list_del(&site->all);
 			kmem_cache_free(op_site_cache, site);
+			continue;
 		}
+		/* until its last probe is unregistered (op_unregister_locked()) */
+		list_move_tail(&site->release, &op_sites_gone_probed);
 	}
 	op_unlock();
 }
