@@ -26,8 +26,9 @@ struct pt_regs;
 
 /*
  * What the hit path reads first (the arch part too), then what only
- * writers use, with no holes; thousands at once, from a cache of their
- * own (sites.c): 128 bytes on powerpc64le, 168 on x86_64.
+ * writers use, with no hole but before the arch part; thousands at once,
+ * from a cache of their own (sites.c): 128 bytes on powerpc64le, 168 on
+ * x86_64.
  */
 struct op_site {
 	unsigned long addr;

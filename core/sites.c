@@ -367,9 +367,26 @@ void op_sites_cache_destroy(void)
  */
 void op_sites_exit(void)
 {
+	struct op_site *site, *tmp;
+	unsigned int left = 0;
+
 	op_sites_release_waiting(false);
 	cancel_delayed_work_sync(&op_sites_release_work);
 	WARN_ON_ONCE(!list_empty(&op_sites_waiting));
+	/*
+	 * Sites of unloaded modules whose probes were never unregistered:
+	 * their callers have gone too (each held optprobe), and so may the
+	 * probes' memory, which is not looked at.  Their slots went with the
+	 * module's text.
+	 */
+	list_for_each_entry_safe(site, tmp, &op_sites_gone_probed, release) {
+		list_del(&site->release);
+		kmem_cache_free(op_site_cache, site);
+		left++;
+	}
+	if (left)
+		pr_warn("%u sites of unloaded modules still had probes, never unregistered\n",
+			left);
 }
 
 /* Free a site that was never armed nor hashed. */
