@@ -18,6 +18,7 @@
 #include "arch.h"
 #include "decode.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
+#include "optimize.h"
 
 /* The primary opcode of b, ba, bl and bla: an optimized site's jump */
 #define OP_PPC_BRANCH	18
@@ -223,11 +224,14 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 }
 
 /*
- * Every site gets a slot holding [instruction][trap], whether or not
- * emulate_step() will decline it: that depends on the registers at the
- * hit (a load's address, MSR[FP] for a floating-point load, ...).  The
- * slot of a pc-relative instruction must be near enough for its
- * displacement to be corrected; any other may be anywhere.
+ * Every site gets an out-of-line copy, whether or not emulate_step() will
+ * decline the instruction: that depends on the registers at the hit (a
+ * load's address, MSR[FP] for a floating-point load, ...).  In module
+ * text, the copy in the site's stub where it can have one (optimize.c);
+ * else a slot holding [instruction][trap].  The slot of a pc-relative
+ * instruction must be near enough for its displacement to be corrected;
+ * any other may be anywhere.  Post handlers run from the trap after the
+ * copy, or from the stub's post switch: never boosted.
  */
 int op_arch_prepare(struct op_site *site)
 {
@@ -241,6 +245,9 @@ int op_arch_prepare(struct op_site *site)
 		site->reason = OP_R_UNREADABLE_INSN;
 		return -EINVAL;
 	}
+	site->bp_mode = OPTPROBE_MODE_TRAP;
+	if (op_ppc_stub_for_copy(site))
+		return 0;
 	near = op_ppc_pcrel(site->arch.insn);
 	ret = op_slot_alloc(site, &site->slot, OP_ARCH_SLOT_SIZE, near);
 	if (ret) {
@@ -257,8 +264,6 @@ int op_arch_prepare(struct op_site *site)
 	copy[1] = ppc_inst_suffix(insn);
 	copy[len / sizeof(u32)] = BREAKPOINT_INSTRUCTION;
 	op_arch_slot_write(site->slot, copy, len + sizeof(u32));
-	/* post handlers run from the trap after the copy, which stays */
-	site->bp_mode = OPTPROBE_MODE_TRAP;
 	return 0;
 }
 

@@ -35,12 +35,12 @@
 #include "arch.h"
 #include "decode.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
+#include "optimize.h"
 #include "patch.h"
 #include "slot-area.h"
 
 /* The stub (site-arch.h): where its site is, its copy, and how long it is for a @len-byte copy. */
 #define OP_PPC_STUB_SITE	16
-#define OP_PPC_STUB_COPY	40
 #define OP_PPC_STUB_SIZE(len)	(OP_PPC_STUB_COPY + (len) + sizeof(u32))
 #define OP_PPC_STUB_WORDS	(OP_PPC_STUB_SIZE(8) / sizeof(u32))
 
@@ -155,6 +155,31 @@ static int op_ppc_detour_new(struct op_site *site)
 	 */
 	op_arch_slot_write(site->detour, w, n * sizeof(u32));
 	return 0;
+}
+
+/**
+ * op_ppc_stub_for_copy() - write @site's stub now, its copy to run out of line
+ * @site:	a new site in module text, its instruction read
+ *
+ * Its stub's copy, followed by the post switch (a trap while post
+ * handlers run, else a branch back), does what a slot's copy and trap
+ * would: the site needs no slot, and the stub is ready for the optimizer.
+ * Not in kernel text, where room for stubs is scarce and kept for the
+ * sites the optimizer picks.
+ *
+ * Return: true if the stub was written; else the site needs a slot.
+ */
+bool op_ppc_stub_for_copy(struct op_site *site)
+{
+	unsigned long addr = site->addr;
+
+	if (op_kcall(core_kernel_text)(addr) || op_ppc_opt_refusal(site))
+		return false;
+	if (!op_ppc_detour_new(site))
+		return true;
+	/* the optimizer finds out again, and says why */
+	site->reason = OP_R_NONE;
+	return false;
 }
 
 int op_arch_opt_prepare(struct op_site *site)
@@ -301,12 +326,19 @@ enum op_reason op_arch_opt_blocked(const struct op_site *site)
  * Run the post handlers from the stub or not: one word, the post switch,
  * changes, so a CPU inside the stub takes the old way or the new one.
  * Nothing is boosted: the trap path runs post handlers from the trap after
- * the slot's copy, which is always there.
+ * the slot's copy, which is always there, or from this same post switch
+ * where the stub's copy serves instead (op_ppc_stub_for_copy()).
  */
 void op_arch_site_flags(struct op_site *site)
 {
-	if (site->detour && site->arch.post_switch)
-		op_ppc_patch((unsigned long)site->detour + site->arch.post_switch,
-			     op_ppc_post_switch(site));
+	u32 *at = site->detour + site->arch.post_switch;
+	ppc_inst_t to;
+
 	site->bp_mode = OPTPROBE_MODE_TRAP;
+	if (!site->detour || !site->arch.post_switch)
+		return;
+	/* called for OPTPROBE_F_NOOPT coming or going too, which changes nothing here */
+	to = op_ppc_post_switch(site);
+	if (READ_ONCE(*at) != ppc_inst_val(to))
+		op_ppc_patch((unsigned long)at, to);
 }

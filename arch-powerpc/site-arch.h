@@ -4,8 +4,10 @@
  *
  * A hit first offers the original instruction to the kernel's
  * emulate_step(); what it declines (some loads and stores, moves from and
- * to special registers, ...) runs out of line from the site's slot, which
- * every site has.
+ * to special registers, ...) runs out of line: from the site's slot, or,
+ * in module text, from the copy in its stub (below), written when the
+ * site is created if the instruction can run from a detour at all; such
+ * a site has no slot.
  *
  * A jump-optimized site replaces its one instruction with a "b" to its
  * detour, within +-32 MB (OP_PPC_REACH).  A detour is split in three, so
@@ -51,6 +53,9 @@
 #include <linux/types.h>
 #include <asm/inst.h>
 #include <asm/reg.h>
+
+/* Where a stub holds its copy of the instruction (the layout above). */
+#define OP_PPC_STUB_COPY	40
 
 /*
  * A slot: the copied instruction (4 or 8 bytes) and the trap after it.

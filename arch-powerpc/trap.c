@@ -10,9 +10,11 @@
  *
  *   site->addr	  the probe: run the pre handlers, then emulate the
  *		  instruction (emulate_step()) and run the post handlers, or
- *		  send the CPU to the slot holding a copy of it;
+ *		  send the CPU to a copy of it, in the site's slot or stub;
  *   slot + len	  the trap after the copy: the instruction ran; resume after
- *		  the original and run the post handlers.
+ *		  the original and run the post handlers.  A stub's copy is
+ *		  followed by its post switch, which is such a trap while
+ *		  post handlers run, and else branches back.
  *
  * Nothing is kept per CPU between the two: the slot names its site, so an
  * interrupt may come, and probes may hit, while a CPU runs the copy.
@@ -44,20 +46,29 @@
 #include "trap.h"
 #include "wrap-frame.h"
 
-/* Run the probed instruction: emulated here, or from the slot. */
+/* Where the instruction runs out of line: the slot's copy, or the stub's. */
+static __always_inline unsigned long op_ppc_copy(const struct op_site *site)
+{
+	if (site->slot)
+		return (unsigned long)site->slot;
+	return (unsigned long)site->detour + OP_PPC_STUB_COPY;
+}
+
+/* Run the probed instruction: emulated here, or from its copy. */
 static void notrace op_ppc_run(struct op_site *site, struct pt_regs *regs)
 {
 	/*
 	 * emulate_step() may decline a load or store (a fault, MSR[FP] off
 	 * for a floating-point one, ...) or an instruction it does not know;
-	 * the copy in the slot runs it then.  It never declines a branch
-	 * that op_arch_check_insn() accepts, so a copy never branches away
-	 * from the trap after it.
+	 * the copy runs it then.  It never declines a branch that
+	 * op_arch_check_insn() accepts, so a copy never branches away from
+	 * what follows it: the trap after a slot's copy, or a stub's post
+	 * switch.
 	 */
 	if (op_kcall(emulate_step)(regs, site->arch.insn) > 0)
 		op_dispatch_post(site, regs);
 	else
-		regs_set_return_ip(regs, (unsigned long)site->slot);
+		regs_set_return_ip(regs, op_ppc_copy(site));
 }
 
 NOKPROBE_SYMBOL(op_ppc_run);

@@ -23,6 +23,8 @@
  *    handler arriving on an optimized site switches the detour's post call
  *    on, and off when it goes.
  *  - A prefixed instruction copied where it would cross 64 bytes is moved.
+ *  - In trap mode, an instruction emulate_step() declines runs from the
+ *    copy in its site's stub, which stands for a slot.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -672,8 +674,81 @@ static void check_kuap(struct ktap *t)
 		   kuap_seen[0]);
 }
 
+#define COPY_CALLS	10
+
+static unsigned int copy_pre_hits, copy_post_hits;
+
+static int copy_pre(struct optprobe *p, struct pt_regs *regs)
+{
+	copy_pre_hits++;
+	return 0;
+}
+
+static void copy_post(struct optprobe *p, struct pt_regs *regs)
+{
+	copy_post_hits++;
+}
+
+/*
+ * Run the trap-mode probe @p on kuap_inner's mfspr of the AMR, which
+ * emulate_step() declines (it emulates moves from LR, CTR and XER only),
+ * COPY_CALLS times; the breakpoint traps taken, or -1 if a call went
+ * wrong or a handler missed a hit.
+ */
+static long copy_run(struct optprobe *p)
+{
+	unsigned long open, amr, traps;
+	unsigned int i;
+
+	optprobe_target_ppc_kuap(1, 2, &open);
+	copy_pre_hits = 0;
+	copy_post_hits = 0;
+	if (optprobe_register(p))
+		return -1;
+	traps = op_bp_traps();
+	for (i = 0; i < COPY_CALLS; i++)
+		if (optprobe_target_ppc_kuap(i, 2 * i, &amr) != 3 * i || amr != open)
+			break;
+	traps = op_bp_traps() - traps;
+	if (optprobe_mode(p) != OPTPROBE_MODE_TRAP)
+		i = 0;
+	optprobe_unregister(p);
+	if (i != COPY_CALLS || copy_pre_hits != COPY_CALLS ||
+	    copy_post_hits != (p->post_handler ? COPY_CALLS : 0))
+		return -1;
+	return traps;
+}
+
+/*
+ * In module text, a trap-mode site whose instruction could run from a
+ * detour runs it out of line from its stub's copy, written when the site
+ * is created, instead of a slot: the stub's post switch then works as
+ * the trap after a slot's copy, a trap while there are post handlers (two
+ * traps a hit) and a branch back without (one trap a hit, where a slot
+ * would take two).  The instruction reads the AMR inside a user-access
+ * window: the copy ran with the window's registers.
+ */
+static void check_copy_in_stub(struct ktap *t)
+{
+	struct optprobe p;
+	long with_post, pre_only;
+
+	test_probe_init(&p, "optprobe_target_ppc_kuap_inner", 0, copy_pre, copy_post,
+			OPTPROBE_F_NOOPT);
+	p.offset = 4;
+	with_post = copy_run(&p);
+	test_probe_init(&p, "optprobe_target_ppc_kuap_inner", 0, copy_pre, NULL,
+			OPTPROBE_F_NOOPT);
+	p.offset = 4;
+	pre_only = copy_run(&p);
+	ktap_check(t, with_post == 2 * COPY_CALLS && pre_only == COPY_CALLS,
+		   "trap_copy_runs_from_the_stub",
+		   "%d calls: %ld traps with a post handler (2 a hit: out of line), %ld without (1 a hit: no trap after the copy)",
+		   COPY_CALLS, with_post, pre_only);
+}
+
 #define PLAN	(ARRAY_SIZE(classes) * CLASS_CHECKS + ARRAY_SIZE(refused) + 3 + 2 + CLASS_CHECKS + \
-		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1)
+		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1 + 1)
 
 static int __init test_ppc_opt_init(void)
 {
@@ -700,6 +775,7 @@ static int __init test_ppc_opt_init(void)
 	check_prefixed_boundary(&t);
 	check_reserve(&t);
 	check_kuap(&t);
+	check_copy_in_stub(&t);
 	migrate_enable();
 	return 0;
 }
