@@ -164,19 +164,28 @@ static int op_ppc_detour_new(struct op_site *site)
  * Its stub's copy, followed by the post switch (a trap while post
  * handlers run, else a branch back), does what a slot's copy and trap
  * would: the site needs no slot, and the stub is ready for the optimizer.
- * Not in kernel text, where room for stubs is scarce and kept for the
- * sites the optimizer picks.
+ * Not for a site the optimizer will not take (in init text, or with
+ * optimization switched off: a stub is three times a slot), nor in
+ * kernel text, where room for stubs is scarce and kept for the sites the
+ * optimizer picks.
  *
  * Return: true if the stub was written; else the site needs a slot.
  */
 bool op_ppc_stub_for_copy(struct op_site *site)
 {
 	unsigned long addr = site->addr;
+	int ret;
 
-	if (op_kcall(core_kernel_text)(addr) || op_ppc_opt_refusal(site))
+	if (site->init || !op_optimize_enabled() || op_kcall(core_kernel_text)(addr) ||
+	    op_ppc_opt_refusal(site))
 		return false;
-	if (!op_ppc_detour_new(site))
+	ret = op_ppc_detour_new(site);
+	if (!ret)
 		return true;
+	/* nothing leads to a stub that could not be written: it goes at once */
+	if (ret == -ERANGE)
+		op_slot_drop(site, &site->detour,
+			     OP_PPC_STUB_SIZE(ppc_inst_len(site->arch.insn)));
 	/* the optimizer finds out again, and says why */
 	site->reason = OP_R_NONE;
 	return false;

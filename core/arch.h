@@ -159,7 +159,8 @@ bool op_arch_jump_label_in(unsigned long first, unsigned long last);
 /*
  * op_arch_prepare() - set up @site->arch for a breakpoint on site->addr:
  * copy the original instruction, choose emulation or out-of-line
- * execution, and for the latter fill a slot (op_slot_alloc()).  Sets
+ * execution, and for the latter fill a slot (op_slot_alloc()), or, on
+ * powerpc, a detour stub whose copy serves as well.  Sets
  * site->bp_mode: BOOSTED if the copy returns with a jump, which it may
  * when op_boost_enabled(), no post handler needs a trap after it
  * (site->post) and no probe forbids it (site->noopt); else TRAP.  Returns
@@ -167,8 +168,9 @@ bool op_arch_jump_label_in(unsigned long first, unsigned long last);
  */
 int op_arch_prepare(struct op_site *site);
 
-/* The core's boost switch (debugfs "boost"), for op_arch_prepare(). */
+/* The core's boost and optimize switches (debugfs), for op_arch_prepare(). */
 bool op_boost_enabled(void);
+bool op_optimize_enabled(void);
 
 /*
  * op_arch_site_flags() - site->post or site->noopt changed: make the

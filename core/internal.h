@@ -86,7 +86,6 @@ void op_ftrace_exit(void);
 #define OP_OPT_RECHECK	HZ
 int op_optimizer_init(void);
 void op_optimizer_exit(void);
-bool op_optimize_enabled(void);
 int op_site_arm(struct op_site *site);
 void op_site_disarm(struct op_site *site);
 void op_site_gone(struct op_site *site);

@@ -376,8 +376,8 @@ void op_sites_exit(void)
 	/*
 	 * Sites of unloaded modules whose probes were never unregistered:
 	 * their callers have gone too (each held optprobe), and so may the
-	 * probes' memory, which is not looked at.  Their slots went with the
-	 * module's text.
+	 * probes' memory, which is not looked at: the probes' hit counters
+	 * are lost.  Their slots went with the module's text.
 	 */
 	list_for_each_entry_safe(site, tmp, &op_sites_gone_probed, release) {
 		list_del(&site->release);
@@ -385,7 +385,7 @@ void op_sites_exit(void)
 		left++;
 	}
 	if (left)
-		pr_warn("%u sites of unloaded modules still had probes, never unregistered\n",
+		pr_warn("%u sites of unloaded modules still had probes, never unregistered: their hit counters leak\n",
 			left);
 }
 

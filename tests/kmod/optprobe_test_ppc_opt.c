@@ -550,8 +550,8 @@ static unsigned long jump_target(unsigned long addr)
 /*
  * A prefixed instruction copied to a detour must not cross 64 bytes.  The
  * copy's place in a detour is fixed, so which detours need it moved
- * depends on where they start: probes that take one slot each (trap mode)
- * shift the next detour until one needs it.  The copy of pld (not
+ * depends on where they start: trap-mode probes (each with a stub of its
+ * own, 48 bytes, three slots) shift the next detour until one needs it.  The copy of pld (not
  * pc-relative) is the instruction itself; find it in the detour.
  */
 #define MAX_FILLERS	16
@@ -726,7 +726,8 @@ static long copy_run(struct optprobe *p)
  * the trap after a slot's copy, a trap while there are post handlers (two
  * traps a hit) and a branch back without (one trap a hit, where a slot
  * would take two).  The instruction reads the AMR inside a user-access
- * window: the copy ran with the window's registers.
+ * window: the copy ran with the window's registers (where KUAP is in
+ * force; the trap counts are the check either way).
  */
 static void check_copy_in_stub(struct ktap *t)
 {
