@@ -18,7 +18,6 @@
 #include "arch.h"
 #include "decode.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
-#include "optimize.h"
 
 /* The primary opcode of b, ba, bl and bla: an optimized site's jump */
 #define OP_PPC_BRANCH	18
@@ -50,7 +49,7 @@ static int op_ppc_read_word(unsigned long addr, u32 *word)
 }
 
 /* The original instruction at @addr, with its suffix if it is prefixed. */
-static int op_ppc_read_insn(unsigned long addr, ppc_inst_t *insn)
+int op_ppc_read_insn(unsigned long addr, ppc_inst_t *insn)
 {
 	u32 prefix, suffix;
 
@@ -221,50 +220,6 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 	}
 	*reason = op_ppc_refusal(insn);
 	return *reason ? -EINVAL : 0;
-}
-
-/*
- * Every site gets an out-of-line copy, whether or not emulate_step() will
- * decline the instruction: that depends on the registers at the hit (a
- * load's address, MSR[FP] for a floating-point load, ...).  In module
- * text, the copy in the site's stub where it can have one (optimize.c);
- * else a slot holding [instruction][trap].  The slot of a pc-relative
- * instruction must be near enough for its displacement to be corrected;
- * any other may be anywhere.  Post handlers run from the trap after the
- * copy, or from the stub's post switch: never boosted.
- */
-int op_arch_prepare(struct op_site *site)
-{
-	u32 copy[OP_ARCH_SLOT_SIZE / sizeof(u32)];
-	ppc_inst_t insn;
-	unsigned int len;
-	bool near;
-	int ret;
-
-	if (op_ppc_read_insn(site->addr, &site->arch.insn)) {
-		site->reason = OP_R_UNREADABLE_INSN;
-		return -EINVAL;
-	}
-	site->bp_mode = OPTPROBE_MODE_TRAP;
-	if (op_ppc_stub_for_copy(site))
-		return 0;
-	near = op_ppc_pcrel(site->arch.insn);
-	ret = op_slot_alloc(site, &site->slot, OP_ARCH_SLOT_SIZE, near);
-	if (ret) {
-		site->reason = near ? OP_R_PCREL_NO_AREA :
-			OP_R_NOMEM_SLOT;
-		return ret;
-	}
-	if (op_ppc_relocate(site->arch.insn, site->addr, (unsigned long)site->slot, &insn)) {
-		site->reason = OP_R_PCREL_SLOT;
-		return -ERANGE;
-	}
-	len = ppc_inst_len(insn);
-	copy[0] = ppc_inst_val(insn);
-	copy[1] = ppc_inst_suffix(insn);
-	copy[len / sizeof(u32)] = BREAKPOINT_INSTRUCTION;
-	op_arch_slot_write(site->slot, copy, len + sizeof(u32));
-	return 0;
 }
 
 int op_arch_insn_len(unsigned long func, unsigned long size,

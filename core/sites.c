@@ -43,7 +43,9 @@ bool op_all_enabled = true;		/* the switch of op_site_wanted() */
  */
 static struct kmem_cache *op_site_cache;
 
+#ifndef __CHECKER__	/* sparse sizes every enum as an int, __packed or not */
 static_assert(sizeof(enum op_opt_state) == 1 && sizeof(enum op_reason) == 1);
+#endif
 static_assert(sizeof(struct op_site) <= 192);
 
 /*
