@@ -340,12 +340,13 @@ enum op_reason op_arch_opt_blocked(const struct op_site *site)
  */
 void op_arch_site_flags(struct op_site *site)
 {
-	u32 *at = site->detour + site->arch.post_switch;
 	ppc_inst_t to;
+	u32 *at;
 
 	site->bp_mode = OPTPROBE_MODE_TRAP;
 	if (!site->detour || !site->arch.post_switch)
 		return;
+	at = site->detour + site->arch.post_switch;
 	/* called for OPTPROBE_F_NOOPT coming or going too, which changes nothing here */
 	to = op_ppc_post_switch(site);
 	if (READ_ONCE(*at) != ppc_inst_val(to))

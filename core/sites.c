@@ -46,7 +46,7 @@ static struct kmem_cache *op_site_cache;
 #ifndef __CHECKER__	/* sparse sizes every enum as an int, __packed or not */
 static_assert(sizeof(enum op_opt_state) == 1 && sizeof(enum op_reason) == 1);
 #endif
-static_assert(sizeof(struct op_site) <= 192);
+static_assert(sizeof(struct op_site) <= 192);	/* never more than kmalloc-192 before */
 
 /*
  * Waiting sites are looked at again every OP_OPT_RECHECK while there are
