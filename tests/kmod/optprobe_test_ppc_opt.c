@@ -551,8 +551,9 @@ static unsigned long jump_target(unsigned long addr)
  * A prefixed instruction copied to a detour must not cross 64 bytes.  The
  * copy's place in a detour is fixed, so which detours need it moved
  * depends on where they start: trap-mode probes (each with a stub of its
- * own, 48 bytes, three slots) shift the next detour until one needs it.  The copy of pld (not
- * pc-relative) is the instruction itself; find it in the detour.
+ * own, 48 bytes, three slots) shift the next detour until one needs it.
+ * The copy of pld (not pc-relative) is the instruction itself; find it in
+ * the detour.
  */
 #define MAX_FILLERS	16
 #define DETOUR_SCAN	48	/* words: more than a detour */
