@@ -19,7 +19,8 @@
  * Slot areas (slot-area.c): for kernel text, slots of the kernel's own detour
  * cache (core-cache.c); for module text, pages allocated within branch
  * range of the module.  Detours are
- * written through patch_instruction(), like every text write, with
+ * written before anything leads to them (slot-write.c), the branch to one
+ * through patch_instruction(), like every write of live text, with
  * op_mutex held: optprobe's writes are serialized by it.
  */
 #include <linux/kprobes.h>
@@ -210,8 +211,9 @@ int op_arch_opt_prepare(struct op_site *site)
 	}
 	/*
 	 * A detour written earlier is still right: its post switch follows
-	 * site->post (op_arch_site_flags()).  patch_instruction() ended in a
-	 * sync: a trap handler that reads to_detour sees the detour written.
+	 * site->post (op_arch_site_flags()).  Its write ended in a sync
+	 * (op_arch_slot_write()): a trap handler that reads to_detour sees
+	 * the detour written.
 	 */
 	WRITE_ONCE(site->arch.to_detour, true);
 	return 0;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writing text on powerpc64le: only through the kernel's
+ * Writing text on powerpc64le: live text only through the kernel's
  * patch_instruction(), which writes through a temporary mapping of the
  * page and flushes the data and instruction caches (icbi reaches every
  * CPU).  Every write is made with op_mutex held, which serializes them.
  *
- * Slot areas are slot-area.c's; the emulator-only second write,
- * tcg-rewrite.c's.
+ * Slot areas are slot-area.c's, slots that nothing runs yet are written
+ * by slot-write.c; the emulator-only second write is tcg-rewrite.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,6 +26,7 @@
 #include "core-cache.h"
 #include "ksyms.h"
 #include "patch.h"
+#include "slot-write.h"
 #include "tcg-rewrite.h"
 
 /*
@@ -200,7 +201,7 @@ void op_arch_disarm(struct op_site *site)
 
 /**
  * op_ppc_write_text() - write instructions that no CPU runs at the moment
- * @dst:	text: a slot, the kernel-core tail
+ * @dst:	text: the kernel-core tail given back, or a slot (slot-write.c)
  * @src:	whole instructions (a prefix is written with its suffix)
  * @len:	in bytes
  *
@@ -232,7 +233,12 @@ int op_ppc_write_text(void *dst, const void *src, size_t len)
 #endif
 }
 
-void op_arch_slot_write(void *dst, const void *src, size_t len)
+/*
+ * The operation is over: the alias of slots written goes from every TLB,
+ * and with tcg_rewrite, live words are written again.
+ */
+void op_arch_commit(void)
 {
-	WARN_ON_ONCE(op_ppc_write_text(dst, src, len));
+	op_ppc_slot_write_done();
+	op_ppc_tcg_rewrite_now();
 }

@@ -5,11 +5,11 @@
  * the page while a text write lands can keep the old instruction for
  * good: a removed trap that kprobe_handler() then retries forever, or a
  * trap that never fires.  With tcg_rewrite, each word is written again
- * once that translation is over, which drops the stale copy:
- * op_arch_commit() waits 1-2 ms and writes the words of the whole
- * operation a second time.  On hardware that would only cost the wait,
- * and could undo a kernel write landing between the check and the second
- * write, so it stays off there.  The tests switch it with
+ * once that translation is over, which drops the stale copy: at the
+ * operation's end, op_arch_commit() (op_ppc_tcg_rewrite_now()) waits 1-2
+ * ms and writes its words a second time.  On hardware that would only
+ * cost the wait, and could undo a kernel write landing between the check
+ * and the second write, so it stays off there.  The tests switch it with
  * op_ppc_set_tcg_rewrite(); words recorded while it was on are still
  * written again at the next commit.
  *
@@ -47,7 +47,7 @@ void op_ppc_tcg_rewrite_later(unsigned long addr, ppc_inst_t insn)
 	if (!op_ppc_tcg_rewrite)
 		return;
 	if (op_ppc_npending == OP_PPC_PENDING)
-		op_arch_commit();
+		op_ppc_tcg_rewrite_now();
 	op_ppc_pending[op_ppc_npending].addr = addr;
 	op_ppc_pending[op_ppc_npending].insn = insn;
 	op_ppc_npending++;
@@ -57,7 +57,7 @@ void op_ppc_tcg_rewrite_later(unsigned long addr, ppc_inst_t insn)
  * With tcg_rewrite, the second writes: of each word still as written (a
  * later write wins).  Without, nothing was recorded and nothing is done.
  */
-void op_arch_commit(void)
+void op_ppc_tcg_rewrite_now(void)
 {
 	unsigned int i;
 	u32 now;

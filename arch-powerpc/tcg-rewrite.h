@@ -6,5 +6,6 @@
 #include <asm/inst.h>
 
 void op_ppc_tcg_rewrite_later(unsigned long addr, ppc_inst_t insn);
+void op_ppc_tcg_rewrite_now(void);
 
 #endif /* OPTPROBE_PPC_TCG_REWRITE_H */

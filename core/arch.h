@@ -297,8 +297,9 @@ static_assert(OP_OPT_SPAN >= 1);
  * *@slots on, which is OP_SLOT_SIZE-aligned.  @size (whole pages) is what
  * the core would like it to span; a backend whose areas must lie where
  * room is scarce may give less.  RW mappings are not
- * required: slots are written with op_arch_slot_write(), through the
- * kernel's own text patching.  Freed (op_arch_slot_area_free()) only
+ * required: slots are written with op_arch_slot_write(), before anything
+ * leads to them, through the kernel's own text patching or a writable
+ * alias gone by op_arch_commit().  Freed (op_arch_slot_area_free()) only
  * after the grace period.
  */
 void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void **slots,

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing slots on powerpc64le: words that no CPU runs yet (a new site's
+ * out-of-line copy, a new stub, the veneer of a new area), written
+ * through a writable alias of their page, not a patch_instruction() per
+ * word.
+ *
+ * Each patch_instruction() maps the page at a temporary address, writes
+ * one word and flushes that mapping from the TLB: most of what a stub's
+ * 12 words cost on hardware, and all of it under QEMU's TCG, which drops
+ * its whole software TLB on each flush (17 us a word).  Here the page is
+ * vmap()ed once, on the first write to it in an operation, every write is
+ * pushed from the data cache to the instruction cache at once
+ * (flush_icache_range() on the address it runs at), as
+ * patch_instruction() does, so the words can run as soon as the write
+ * returns; the alias goes at the operation's end (op_arch_commit()), or
+ * at a write to another page, and vm_unmap_aliases() then flushes the
+ * TLBs of every CPU once: no translation of it outlives the operation.
+ *
+ * Live words, a site's instruction and a stub's post switch, are written
+ * by patch_instruction() only (patch.c).  Every write is made with
+ * op_mutex held, which serializes them.
+ */
+#include <linux/bug.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <asm/cacheflush.h>
+
+#include "arch.h"
+#include "patch.h"
+#include "slot-write.h"
+
+/* The page aliased (where it runs), and its writable alias. */
+static void *op_ppc_alias_page;
+static void *op_ppc_alias;
+
+/* Unmap the alias; @flush: the TLBs too, now. */
+static void op_ppc_alias_put(bool flush)
+{
+	if (!op_ppc_alias)
+		return;
+	vunmap(op_ppc_alias);
+	op_ppc_alias = NULL;
+	op_ppc_alias_page = NULL;
+	/* vunmap() leaves that to the next lazy purge */
+	if (flush)
+		vm_unmap_aliases();
+}
+
+/* A writable alias of @dst, or NULL. */
+static void *op_ppc_alias_get(void *dst)
+{
+	void *page = PTR_ALIGN_DOWN(dst, PAGE_SIZE);
+	struct page *pg;
+
+	if (page == op_ppc_alias_page)
+		return op_ppc_alias + offset_in_page(dst);
+	/* flushed with this one's at the operation's end */
+	op_ppc_alias_put(false);
+	/* kernel text is in the linear map; module_alloc()'s pages are not */
+	pg = virt_addr_valid(page) ? virt_to_page(page) : vmalloc_to_page(page);
+	if (!pg)
+		return NULL;
+	op_ppc_alias = vmap(&pg, 1, VM_MAP, PAGE_KERNEL);
+	if (!op_ppc_alias)
+		return NULL;
+	op_ppc_alias_page = page;
+	return op_ppc_alias + offset_in_page(dst);
+}
+
+/*
+ * Words that no CPU can reach before this returns: the caller publishes
+ * them afterwards, with a patch_instruction() of live text.  Through the
+ * kernel's patching if no alias can be had.
+ */
+void op_arch_slot_write(void *dst, const void *src, size_t len)
+{
+	void *alias = NULL;
+
+	lockdep_assert_held(&op_mutex);
+	if (!memcmp(dst, src, len))
+		return;
+	/* a slot area is at most a page */
+	if (!WARN_ON_ONCE(offset_in_page(dst) + len > PAGE_SIZE))
+		alias = op_ppc_alias_get(dst);
+	if (!alias) {
+		WARN_ON_ONCE(op_ppc_write_text(dst, src, len));
+		return;
+	}
+	memcpy(alias, src, len);
+	flush_icache_range((unsigned long)dst, (unsigned long)dst + len);
+}
+
+void op_ppc_slot_write_done(void)
+{
+	lockdep_assert_held(&op_mutex);
+	op_ppc_alias_put(true);
+}
