@@ -20,11 +20,6 @@
 T=/sys/kernel/tracing
 E=/dev/optprobe_events
 mount -t tracefs nodev $T 2>/dev/null
-# Lines compared in the order the trace file merges them, from every CPU,
-# by time stamp: the default clock is per CPU, and QEMU's vCPUs can have
-# unsynchronized TSCs ("Marking TSC unstable"), which can misorder the
-# calls of two dd processes that ran one after the other on two CPUs
-echo global > $T/trace_clock
 # Comm recording held from here on: an event's first enable and last
 # disable would each start or stop it, rewriting the sched_switch static
 # call in __schedule() that every CPU runs, and multi-threaded TCG can
@@ -126,13 +121,14 @@ while read -r kind loc args; do
 	echo "$cmd:kprobes/k$i $loc $args" >> /tmp/kdefs
 	echo "$cmd:optprobes/o$i $loc $args" >> /tmp/odefs
 done < /tmp/diff.txt
-# kdef: the kernel's events but the inside ones (inside_kernel() ran them),
-# in one write: optprobe's entry events are enabled meanwhile, and the
-# shell's read builtin would call vfs_read() once per byte
+# kdef: the kernel's events but the inside ones (inside_kernel() ran them)
 kdef() {
-	local i del=
-	for i in $kinds_i; do del="$del${i}d;"; done
-	sed "$del" /tmp/kdefs >> $T/kprobe_events
+	local i=0 l
+	while read -r l; do
+		i=$((i + 1))
+		case " $kinds_i " in *" $i "*) continue ;; esac
+		echo "$l" >> $T/kprobe_events || return 1
+	done < /tmp/kdefs
 }
 # inside_kernel: the kernel's inside events alone, before optprobe's are
 # even registered, their lines kept before any is removed (removing one
@@ -243,4 +239,3 @@ while [ $i -lt "$n" ]; do
 done
 echo > $T/kprobe_events || echo "# kprobe_events not emptied"
 echo > $E || echo "# optprobe_events not emptied: $(cat $E | head -3)"
-echo local > $T/trace_clock
