@@ -14,8 +14,10 @@
  * (flush_icache_range() on the address it runs at), as
  * patch_instruction() does, so the words can run as soon as the write
  * returns; the alias goes at the operation's end (op_arch_commit()), or
- * at a write to another page, and vm_unmap_aliases() then flushes the
+ * at a write to other pages, and vm_unmap_aliases() then flushes the
  * TLBs of every CPU once: no translation of it outlives the operation.
+ * A slot area is at most a page, but the kernel's detour area need not
+ * start on one (core-tail.c): a write may span two.
  *
  * Live words, a site's instruction and a stub's post switch, are written
  * by patch_instruction() only (patch.c).  Every write is made with
@@ -31,8 +33,8 @@
 #include "patch.h"
 #include "slot-write.h"
 
-/* The page aliased (where it runs), and its writable alias. */
-static void *op_ppc_alias_page;
+/* The pages aliased (where they run: [start, end)), and their writable alias. */
+static void *op_ppc_alias_start, *op_ppc_alias_end;
 static void *op_ppc_alias;
 
 /* Unmap the alias; @flush: the TLBs too, now. */
@@ -42,31 +44,39 @@ static void op_ppc_alias_put(bool flush)
 		return;
 	vunmap(op_ppc_alias);
 	op_ppc_alias = NULL;
-	op_ppc_alias_page = NULL;
+	op_ppc_alias_start = NULL;
+	op_ppc_alias_end = NULL;
 	/* vunmap() leaves that to the next lazy purge */
 	if (flush)
 		vm_unmap_aliases();
 }
 
-/* A writable alias of @dst, or NULL. */
-static void *op_ppc_alias_get(void *dst)
+/* A writable alias of [@dst, @dst + @len), at most a page long, or NULL. */
+static void *op_ppc_alias_get(void *dst, size_t len)
 {
-	void *page = PTR_ALIGN_DOWN(dst, PAGE_SIZE);
-	struct page *pg;
+	void *start = PTR_ALIGN_DOWN(dst, PAGE_SIZE);
+	void *end = PTR_ALIGN(dst + len, PAGE_SIZE);
+	struct page *pages[2];
+	unsigned int i, n = (end - start) / PAGE_SIZE;
 
-	if (page == op_ppc_alias_page)
-		return op_ppc_alias + offset_in_page(dst);
+	if (start >= op_ppc_alias_start && end <= op_ppc_alias_end)
+		return op_ppc_alias + (dst - op_ppc_alias_start);
 	/* flushed with this one's at the operation's end */
 	op_ppc_alias_put(false);
-	/* kernel text is in the linear map; module_alloc()'s pages are not */
-	pg = virt_addr_valid(page) ? virt_to_page(page) : vmalloc_to_page(page);
-	if (!pg)
-		return NULL;
-	op_ppc_alias = vmap(&pg, 1, VM_MAP, PAGE_KERNEL);
+	for (i = 0; i < n; i++) {
+		void *page = start + i * PAGE_SIZE;
+
+		/* kernel text is in the linear map; module_alloc()'s pages are not */
+		pages[i] = virt_addr_valid(page) ? virt_to_page(page) : vmalloc_to_page(page);
+		if (!pages[i])
+			return NULL;
+	}
+	op_ppc_alias = vmap(pages, n, VM_MAP, PAGE_KERNEL);
 	if (!op_ppc_alias)
 		return NULL;
-	op_ppc_alias_page = page;
-	return op_ppc_alias + offset_in_page(dst);
+	op_ppc_alias_start = start;
+	op_ppc_alias_end = end;
+	return op_ppc_alias + (dst - start);
 }
 
 /*
@@ -81,9 +91,8 @@ void op_arch_slot_write(void *dst, const void *src, size_t len)
 	lockdep_assert_held(&op_mutex);
 	if (!memcmp(dst, src, len))
 		return;
-	/* a slot area is at most a page */
-	if (!WARN_ON_ONCE(offset_in_page(dst) + len > PAGE_SIZE))
-		alias = op_ppc_alias_get(dst);
+	if (!WARN_ON_ONCE(len > PAGE_SIZE))
+		alias = op_ppc_alias_get(dst, len);
 	if (!alias) {
 		WARN_ON_ONCE(op_ppc_write_text(dst, src, len));
 		return;
