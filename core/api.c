@@ -82,7 +82,7 @@ static int op_register_locked(struct optprobe *p, bool own)
 		op_warn(p, "register", OP_R_ALREADY_REGISTERED, -EEXIST);
 		return -EEXIST;
 	}
-	p->nhit = alloc_percpu(unsigned long);
+	p->nhit = op_counter_alloc();
 	if (!p->nhit) {
 		ret = -ENOMEM;
 		goto fail;
@@ -135,7 +135,7 @@ static int op_register_locked(struct optprobe *p, bool own)
 
 fail:
 	/* no hit counts on it: it is on no site, or was taken off after a grace period */
-	free_percpu(p->nhit);
+	op_counter_free(p->nhit);
 	p->nhit = NULL;
 	/* sites that made room for this one may be optimized again */
 	op_opt_retry();
@@ -181,7 +181,7 @@ static void op_unregistered(struct optprobe **ps, unsigned int n)
 
 		if (p->site || p->list.prev != LIST_POISON2)
 			continue;
-		free_percpu(p->nhit);
+		op_counter_free(p->nhit);
 		p->nhit = NULL;
 		p->missed = NULL;
 		p->addr = p->symbol ? NULL : p->addr - p->offset;
@@ -231,6 +231,7 @@ static int op_register_batch(struct optprobe **ps, unsigned int n, unsigned int 
 	int ret = 0;
 
 	mutex_lock(&op_mutex);
+	op_check_forget();
 	for (i = 0; i < n && !ret; i++)
 		ret = op_register_locked(ps[i], own);
 	op_unlock();

@@ -19,6 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "internal.h"
 
@@ -78,7 +79,7 @@ unsigned long __percpu *op_counter_alloc(void)
 	counter = c->base + i;
 	/* a new chunk is zeroed; a counter handed out again holds its old hits */
 	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(counter, cpu) = 0;
+		memset(per_cpu_ptr(counter, cpu), 0, sizeof(unsigned long));
 out:
 	mutex_unlock(&op_counters_lock);
 	return counter;

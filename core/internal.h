@@ -60,8 +60,14 @@ static inline unsigned long op_percpu_sum(const unsigned long __percpu *counter)
 	return sum;
 }
 
+/* counters.c: probes' hit counters */
+unsigned long __percpu *op_counter_alloc(void);
+void op_counter_free(unsigned long __percpu *counter);
+void op_counters_exit(void);
+
 /* validate.c */
 int op_probe_address(const struct optprobe *p, unsigned long *addr, enum op_reason *why);
+void op_check_forget(void);
 int op_check_address(unsigned long addr, struct module **mod, enum op_reason *why);
 int op_next_insn(unsigned long addr, unsigned long *next, enum op_reason *why);
 

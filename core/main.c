@@ -83,6 +83,7 @@ out_optimizer:
 	op_optimizer_exit();
 out_cache:
 	op_sites_cache_destroy();
+	op_counters_exit();
 	return ret;
 }
 
@@ -107,6 +108,7 @@ static void __exit optprobe_exit(void)
 	op_arch_exit();
 	op_ftrace_exit();
 	op_sites_cache_destroy();
+	op_counters_exit();
 }
 
 module_init(optprobe_init);
