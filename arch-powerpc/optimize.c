@@ -244,6 +244,27 @@ static ppc_inst_t op_ppc_jump_insn(const struct op_site *site)
 	return b;
 }
 
+/*
+ * A site with its stub from its creation (op_ppc_stub_for_copy()): the
+ * branch goes where the original is.  It replaces one word, as the trap
+ * would have; a CPU fetches the original or the branch to a stub that
+ * is written and pushed to every instruction cache already.
+ */
+int op_arch_arm_jump(struct op_site *site)
+{
+	int ret;
+
+	if (!site->detour || !site->arch.post_switch)
+		return -EAGAIN;
+	ret = op_arch_opt_prepare(site);
+	if (ret)
+		return ret;
+	ret = op_ppc_arm(site, op_ppc_jump_insn(site));
+	if (ret)
+		op_arch_opt_unprepare(site);
+	return ret;
+}
+
 /* Is @insn at site->addr, and no kernel kprobe there? */
 static bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn)
 {

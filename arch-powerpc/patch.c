@@ -168,8 +168,11 @@ void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
 	op_ppc_tcg_rewrite_later(addr, insn);
 }
 
-/* The instruction prepared must still be there, and no kernel kprobe. */
-int op_arch_arm(struct op_site *site)
+/*
+ * Write @insn, the trap or the jump, where the instruction prepared must
+ * still be, and no kernel kprobe.
+ */
+int op_ppc_arm(struct op_site *site, ppc_inst_t insn)
 {
 	int ret = -EBUSY;
 	u32 now;
@@ -177,11 +180,16 @@ int op_arch_arm(struct op_site *site)
 	op_ppc_text_lock();
 	if (!copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) &&
 	    now == ppc_inst_val(site->arch.insn) && !op_ppc_kprobe_at(site->addr)) {
-		op_ppc_patch(site->addr, ppc_inst(BREAKPOINT_INSTRUCTION));
+		op_ppc_patch(site->addr, insn);
 		ret = 0;
 	}
 	op_ppc_text_unlock();
 	return ret;
+}
+
+int op_arch_arm(struct op_site *site)
+{
+	return op_ppc_arm(site, ppc_inst(BREAKPOINT_INSTRUCTION));
 }
 
 /*

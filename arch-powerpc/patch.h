@@ -11,11 +11,14 @@
 #include <linux/types.h>
 #include <asm/inst.h>
 
+struct op_site;
+
 bool op_ppc_kprobe_at(unsigned long addr);
 void __init op_ppc_kprobe_lock_init(void);
 void op_ppc_text_lock(void);
 void op_ppc_text_unlock(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
+int op_ppc_arm(struct op_site *site, ppc_inst_t insn);
 int op_ppc_write_text(void *dst, const void *src, size_t len);
 
 #endif /* OPTPROBE_PPC_PATCH_H */

@@ -450,6 +450,12 @@ bool op_arch_opt_at_once(const struct op_site *site)
 	return site->arch.rlen == site->arch.len;
 }
 
+/* A detour is written only when its site is prepared, armed already. */
+int op_arch_arm_jump(struct op_site *site)
+{
+	return -EAGAIN;
+}
+
 void op_arch_opt_unprepare(struct op_site *site)
 {
 	WRITE_ONCE(site->arch.to_detour, false);

@@ -255,6 +255,14 @@ void op_arch_commit(void);
  * op_arch_opt_blocked() - why what @site's probes now ask (site->post)
  * keeps its detour from serving them, or NULL.  The core does not queue
  * such a site, and unoptimizes it if it was optimized.
+ *
+ * op_arch_arm_jump() - arm a disarmed @site with its jump straight away,
+ * where its detour is written already and the jump replaces the probed
+ * instruction alone (op_arch_opt_at_once()): prepared as by
+ * op_arch_opt_prepare(), then the jump written where the original is,
+ * checked as op_arch_arm() checks it.  One text write instead of two, the
+ * breakpoint and then the jump.  -EAGAIN, nothing changed, for a site
+ * that is not one; another errno as op_arch_arm()'s.
  */
 int op_arch_opt_prepare(struct op_site *site);
 bool op_arch_opt_at_once(const struct op_site *site);
@@ -264,6 +272,7 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held);
 bool op_arch_detour_reached(const struct op_site *site);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
 enum op_reason op_arch_opt_blocked(const struct op_site *site);
+int op_arch_arm_jump(struct op_site *site);
 
 struct op_marker_loc;
 

@@ -15,7 +15,9 @@
  * One grace period later (tasks-RCU where tasks can be preempted) no task
  * is left inside them either, and the whole batch is patched at once.
  * Unoptimizing is batched by the callers (op_opt_unoptimize()): sites
- * about to be disarmed are collected and switched back together.
+ * about to be disarmed are collected and switched back together.  A site
+ * whose detour is ready before it is armed, and whose jump replaces one
+ * instruction, gets its jump at once instead (op_opt_arm_jump()).
  *
  * The kernel's own kprobes share the text.  A kernel kprobe put on a
  * site's jump saves the jump as the instruction it displaced, and writes
@@ -470,6 +472,26 @@ static void op_opt_now(struct op_site *site)
 }
 
 /*
+ * DISARMED -> OPTIMIZED in one text write, for a site whose detour is
+ * ready and whose jump replaces its instruction alone
+ * (op_arch_arm_jump()): no task can be inside what the jump replaces, and
+ * no breakpoint need come first.  On ppc64le, a site in module text has
+ * its stub from its creation: registering thousands there writes half as
+ * much text.  False, the site left disarmed, if it is not such a site.
+ */
+static bool op_opt_arm_jump(struct op_site *site)
+{
+	if (site->ftrace || !op_opt_wanted(site) || op_arch_arm_jump(site))
+		return false;
+	op_site_move(site, OP_ST_ARMED);
+	op_site_move(site, OP_ST_QUEUED);
+	op_site_move(site, OP_ST_PREPARED);
+	op_site_move(site, OP_ST_OPTIMIZED);
+	site->reason = OP_R_NONE;
+	return true;
+}
+
+/*
  * Arm or disarm @site, which has no jump, as wanted, and have an armed
  * one optimized if it may be.
  */
@@ -484,6 +506,8 @@ static int op_opt_update(struct op_site *site)
 		return 0;
 	}
 	if (site->state == OP_ST_DISARMED) {
+		if (op_opt_arm_jump(site))
+			return 0;
 		ret = op_site_arm(site);
 		if (ret)
 			return ret;
