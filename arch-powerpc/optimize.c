@@ -248,13 +248,20 @@ static ppc_inst_t op_ppc_jump_insn(const struct op_site *site)
  * A site with its stub from its creation (op_ppc_stub_for_copy()): the
  * branch goes where the original is.  It replaces one word, as the trap
  * would have; a CPU fetches the original or the branch to a stub that
- * is written and pushed to every instruction cache already.
+ * is written and pushed to every instruction cache already.  The
+ * original need not be of the ISA's patch class (branches and the nop),
+ * as the kernel's own writes assume: its kprobes put a trap over any
+ * instruction, its optprobes a branch over the trap, one aligned word
+ * each.  Not without the kernel's kprobe_mutex: a kernel kprobe could
+ * then read the original and write its trap over the branch, and the
+ * site would be optimized with no branch, where a trap taken over that
+ * way is found gone before its branch is written (op_arch_optimize()).
  */
 int op_arch_arm_jump(struct op_site *site)
 {
 	int ret;
 
-	if (!site->detour || !site->arch.post_switch)
+	if (!site->detour || !site->arch.post_switch || !op_ppc_text_lock_holds_kprobes())
 		return -EAGAIN;
 	ret = op_arch_opt_prepare(site);
 	if (ret)

@@ -187,6 +187,12 @@ int op_ppc_arm(struct op_site *site, ppc_inst_t insn)
 	return ret;
 }
 
+/* Does op_ppc_text_lock() keep the kernel's kprobes from writing meanwhile? */
+bool op_ppc_text_lock_holds_kprobes(void)
+{
+	return op_ppc_kprobe_mutex;
+}
+
 int op_arch_arm(struct op_site *site)
 {
 	return op_ppc_arm(site, ppc_inst(BREAKPOINT_INSTRUCTION));

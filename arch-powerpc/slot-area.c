@@ -32,6 +32,7 @@
 #include "core-tail.h"
 #include "ksyms.h"
 #include "slot-area.h"
+#include "slot-write.h"
 #include "trap.h"
 
 #define OP_PPC_MFCTR(t)		(0x7c0902a6 | ___PPC_RT(t))
@@ -178,6 +179,7 @@ void *op_arch_slot_area_alloc(unsigned long addr, bool near, size_t size, void *
  */
 void op_arch_slot_area_free(void *area)
 {
+	op_ppc_slot_write_forget();
 	if (op_ppc_core_tail_has(area)) {
 		op_ppc_core_tail_put(area);
 		return;

@@ -106,3 +106,14 @@ void op_ppc_slot_write_done(void)
 	lockdep_assert_held(&op_mutex);
 	op_ppc_alias_put(true);
 }
+
+/*
+ * A slot area goes: the alias, found by address, must not outlive its
+ * pages, or a new area given the same address in the same operation
+ * would be written through it into pages the area no longer holds.
+ */
+void op_ppc_slot_write_forget(void)
+{
+	lockdep_assert_held(&op_mutex);
+	op_ppc_alias_put(false);
+}

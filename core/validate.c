@@ -99,7 +99,8 @@ static int op_check_text(unsigned long addr, struct module **mod, enum op_reason
  * 1,000 functions.  The kernel's blacklist holds whole symbols, and
  * sections of whole functions: its answer is the function's.  Forgotten
  * at each batch's start (op_check_forget()): between batches, a module
- * may go and another come at its address.
+ * may go and another come at its address.  Not kept for a module still
+ * coming, whose blacklist the kernel's kprobes may be adding meanwhile.
  */
 static struct {
 	unsigned long start, size;
@@ -113,11 +114,11 @@ void op_check_forget(void)
 }
 
 /*
- * The function that holds @addr (false if none), and the kernel's
- * blacklist's word on @addr.
+ * The function that holds @addr, in @mod's text or the kernel's (false
+ * if none), and the kernel's blacklist's word on @addr.
  */
-static bool op_check_func_of(unsigned long addr, unsigned long *size, unsigned long *offset,
-			     bool *blacklisted)
+static bool op_check_func_of(unsigned long addr, const struct module *mod, unsigned long *size,
+			     unsigned long *offset, bool *blacklisted)
 {
 	lockdep_assert_held(&op_mutex);
 	if (addr - op_check_func.start < op_check_func.size) {
@@ -129,6 +130,8 @@ static bool op_check_func_of(unsigned long addr, unsigned long *size, unsigned l
 	*blacklisted = op_kcall(within_kprobe_blacklist)(addr);
 	if (!op_kcall(kallsyms_lookup_size_offset)(addr, size, offset))
 		return false;
+	if (mod && mod->state != MODULE_STATE_LIVE)
+		return true;
 	op_check_func.start = addr - *offset;
 	op_check_func.size = *size;
 	op_check_func.blacklisted = *blacklisted;
@@ -154,7 +157,7 @@ int op_check_address(unsigned long addr, struct module **mod, enum op_reason *wh
 	ret = op_check_text(addr, mod, why);
 	if (ret)
 		return ret;
-	func = op_check_func_of(addr, &size, &offset, &blacklisted);
+	func = op_check_func_of(addr, *mod, &size, &offset, &blacklisted);
 	if (blacklisted) {
 		*why = OP_R_KERNEL_BLACKLIST;
 		return -EINVAL;
