@@ -44,7 +44,7 @@
 #include "core-tail.h"
 #include "exports.h"
 #include "ksyms.h"
-#include "patch.h"
+#include "slot-write.h"
 
 /* The kernel's area is 64 KiB: at most this many chunks past its first page. */
 #define OP_PPC_TAIL_CHUNKS_MAX	(SZ_64K / SZ_4K - 1)

@@ -5,8 +5,8 @@
  * page and flushes the data and instruction caches (icbi reaches every
  * CPU).  Every write is made with op_mutex held, which serializes them.
  *
- * Slot areas are slot-area.c's, slots that nothing runs yet are written
- * by slot-write.c; the emulator-only second write is tcg-rewrite.c's.
+ * Slot areas are slot-area.c's, text that nothing runs yet is written by
+ * slot-write.c; the emulator-only second write is tcg-rewrite.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -211,40 +211,6 @@ void op_arch_disarm(struct op_site *site)
 	    now == BREAKPOINT_INSTRUCTION && !op_ppc_kprobe_at(site->addr))
 		op_ppc_patch(site->addr, site->arch.insn);
 	op_ppc_text_unlock();
-}
-
-/**
- * op_ppc_write_text() - write instructions that no CPU runs at the moment
- * @dst:	text: the kernel-core tail given back, or a slot (slot-write.c)
- * @src:	whole instructions (a prefix is written with its suffix)
- * @len:	in bytes
- *
- * Since 6.8 one patch_instructions() for the range, where the mapping
- * and the flush of each patch_instruction() were most of a detour's
- * writing (12 to 14 words for a detour); before, one patch_instruction()
- * per instruction that changes.
- *
- * Return: 0, or the first error of the kernel's.
- */
-int op_ppc_write_text(void *dst, const void *src, size_t len)
-{
-#if OP_PATCH_INSTRUCTIONS
-	if (!memcmp(dst, src, len))
-		return 0;
-	return op_kcall(patch_instructions)(dst, (u32 *)src, len, false);
-#else
-	ppc_inst_t insn;
-	size_t i;
-	int err = 0;
-
-	for (i = 0; i < len; i += ppc_inst_len(insn)) {
-		insn = ppc_inst_read(src + i);
-		/* the bytes alone: what is there may not be whole instructions */
-		if (memcmp(dst + i, src + i, ppc_inst_len(insn)))
-			err = err ?: op_kcall(patch_instruction)(dst + i, insn);
-	}
-	return err;
-#endif
 }
 
 /*

@@ -20,6 +20,5 @@ void op_ppc_text_unlock(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
 int op_ppc_arm(struct op_site *site, ppc_inst_t insn);
 bool op_ppc_text_lock_holds_kprobes(void);
-int op_ppc_write_text(void *dst, const void *src, size_t len);
 
 #endif /* OPTPROBE_PPC_PATCH_H */

@@ -19,6 +19,8 @@
  * A slot area is at most a page, but the kernel's detour area need not
  * start on one (core-tail.c): a write may span two.
  *
+ * Where no alias can be had, and for the kernel-core tail given back
+ * (core-tail.c), the kernel's patching writes them: op_ppc_write_text().
  * Live words, a site's instruction and a stub's post switch, are written
  * by patch_instruction() only (patch.c).  Every write is made with
  * op_mutex held, which serializes them.
@@ -28,9 +30,10 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <asm/cacheflush.h>
+#include <asm/inst.h>
 
 #include "arch.h"
-#include "patch.h"
+#include "ksyms.h"
 #include "slot-write.h"
 
 /* The pages aliased (where they run: [start, end)), and their writable alias. */
@@ -77,6 +80,40 @@ static void *op_ppc_alias_get(void *dst, size_t len)
 	op_ppc_alias_start = start;
 	op_ppc_alias_end = end;
 	return op_ppc_alias + (dst - start);
+}
+
+/**
+ * op_ppc_write_text() - write instructions that no CPU runs at the moment
+ * @dst:	text: the kernel-core tail given back, or a slot without an alias
+ * @src:	whole instructions (a prefix is written with its suffix)
+ * @len:	in bytes
+ *
+ * Since 6.8 one patch_instructions() for the range, where the mapping
+ * and the flush of each patch_instruction() were most of a detour's
+ * writing (12 to 14 words for a detour); before, one patch_instruction()
+ * per instruction that changes.
+ *
+ * Return: 0, or the first error of the kernel's.
+ */
+int op_ppc_write_text(void *dst, const void *src, size_t len)
+{
+#if OP_PATCH_INSTRUCTIONS
+	if (!memcmp(dst, src, len))
+		return 0;
+	return op_kcall(patch_instructions)(dst, (u32 *)src, len, false);
+#else
+	ppc_inst_t insn;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < len; i += ppc_inst_len(insn)) {
+		insn = ppc_inst_read(src + i);
+		/* the bytes alone: what is there may not be whole instructions */
+		if (memcmp(dst + i, src + i, ppc_inst_len(insn)))
+			err = err ?: op_kcall(patch_instruction)(dst + i, insn);
+	}
+	return err;
+#endif
 }
 
 /*
