@@ -13,11 +13,14 @@
 #include "optimize.h"
 
 /*
- * Every site gets an out-of-line copy, whether or not emulate_step() will
- * decline the instruction: that depends on the registers at the hit (a
- * load's address, MSR[FP] for a floating-point load, ...).  In module
- * text, the copy in the site's stub where it can have one (optimize.c);
- * else a slot holding [instruction][trap].  The slot of a pc-relative
+ * A site whose instruction emulate_step() may decline gets an out-of-line
+ * copy: whether it declines depends on the registers at the hit (a load's
+ * address, MSR[FP] for a floating-point load, ...).  In module text, the
+ * copy in the site's stub where it can have one (optimize.c), which also
+ * readies the site for its jump; else, unless emulate_step() completes
+ * the instruction whatever the registers (decode.c), a slot holding
+ * [instruction][trap], 16 bytes and the slot's owner.  (The kernel's
+ * kprobes give every probe a slot.)  The slot of a pc-relative
  * instruction must be near enough for its displacement to be corrected;
  * any other may be anywhere.  Post handlers run from the trap after the
  * copy, or from the stub's post switch: never boosted.
@@ -35,7 +38,7 @@ int op_arch_prepare(struct op_site *site)
 		return -EINVAL;
 	}
 	site->bp_mode = OPTPROBE_MODE_TRAP;
-	if (op_ppc_stub_for_copy(site))
+	if (op_ppc_stub_for_copy(site) || op_ppc_always_emulated(site->arch.insn))
 		return 0;
 	near = op_ppc_pcrel(site->arch.insn);
 	ret = op_slot_alloc(site, &site->slot, OP_ARCH_SLOT_SIZE, near);

@@ -96,6 +96,26 @@ static enum op_reason op_ppc_refusal(ppc_inst_t insn)
 }
 
 /*
+ * Does emulate_step() complete @insn, whatever the registers at a hit?
+ * It does when analyse_instr() returns 1: updating the registers is all
+ * the instruction does (arithmetic, logic, compares, branches, moves to
+ * and from LR, CTR, XER and CR, barriers), and emulate_step() then
+ * returns 1.  For the instructions a probe is allowed on, whether
+ * analyse_instr() returns 1 depends on the instruction alone: the
+ * exceptions, a trap's condition and MSR[PR], are a refused instruction
+ * (op_ppc_refusal()) and a mode probes never run in.  Loads, stores,
+ * cache operations and moves from other registers may be declined at a
+ * hit.
+ */
+bool op_ppc_always_emulated(ppc_inst_t insn)
+{
+	struct pt_regs regs = { .msr = MSR_KERNEL };
+	struct instruction_op op;
+
+	return analyse_instr(&op, &regs, insn) > 0;
+}
+
+/*
  * The 8LS and MLS prefixed forms (prefix types 0 and 2) with R set address
  * relative to the instruction (pld, plwz, pstd, pla, ...).
  */

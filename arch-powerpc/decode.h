@@ -7,6 +7,7 @@
 #include <asm/inst.h>
 
 int op_ppc_read_insn(unsigned long addr, ppc_inst_t *insn);
+bool op_ppc_always_emulated(ppc_inst_t insn);
 bool op_ppc_pcrel(ppc_inst_t insn);
 s64 op_ppc_disp34(ppc_inst_t insn);
 int op_ppc_relocate(ppc_inst_t insn, unsigned long from, unsigned long to, ppc_inst_t *copy);

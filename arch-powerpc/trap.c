@@ -60,7 +60,8 @@ static void notrace op_ppc_run(struct op_site *site, struct pt_regs *regs)
 	/*
 	 * emulate_step() may decline a load or store (a fault, MSR[FP] off
 	 * for a floating-point one, ...) or an instruction it does not know;
-	 * the copy runs it then.  It never declines a branch that
+	 * the copy runs it then.  A site without a copy holds an instruction
+	 * it never declines (copy.c).  It never declines a branch that
 	 * op_arch_check_insn() accepts, so a copy never branches away from
 	 * what follows it: the trap after a slot's copy, or a stub's post
 	 * switch.

@@ -28,6 +28,9 @@ enum op_reason op_probe_reason(const struct optprobe *p);
 /* dispatch.c: breakpoint traps taken, all probes together */
 unsigned long op_bp_traps(void);
 
+/* slots.c: slots in use, all areas together (debugfs "slots" per area) */
+unsigned int op_slots_used(void);
+
 /* optimizer.c: what debugfs "optimize" and "boost" switch */
 void op_set_optimize(bool optimize);
 void op_set_boost(bool boost);

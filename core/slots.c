@@ -433,3 +433,16 @@ void op_slots_show(struct seq_file *m)
 		seq_printf(m, "0x%lx %u %u/%u\n", (unsigned long)sa->text,
 			   sa->nslots * OP_SLOT_SIZE, sa->used, sa->nslots);
 }
+
+unsigned int op_slots_used(void)
+{
+	struct op_slot_area *sa;
+	unsigned int used = 0;
+
+	mutex_lock(&op_mutex);
+	list_for_each_entry(sa, &op_slot_areas, list)
+		used += sa->used;
+	mutex_unlock(&op_mutex);
+	return used;
+}
+EXPORT_SYMBOL_NS_GPL(op_slots_used, OPTPROBE_INTERNAL);

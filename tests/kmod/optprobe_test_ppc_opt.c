@@ -24,7 +24,8 @@
  *    on, and off when it goes.
  *  - A prefixed instruction copied where it would cross 64 bytes is moved.
  *  - In trap mode, an instruction emulate_step() declines runs from the
- *    copy in its site's stub, which stands for a slot.
+ *    copy in its site's stub, which stands for a slot; without a stub, only
+ *    an instruction it may decline gets a slot.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -749,8 +750,61 @@ static void check_copy_in_stub(struct ktap *t)
 		   COPY_CALLS, with_post, pre_only);
 }
 
+/*
+ * With optimization switched off (no stub for a copy), a trap-mode site
+ * gets a slot for its copy only if emulate_step() may decline its
+ * instruction: a load or store, not arithmetic, a move to or from LR,
+ * CTR or CR, nor a branch (one slot less, 16 bytes and its owner, than
+ * the kernel's kprobes take).  Either way one hit runs the pre and the
+ * post handler once and the function computes what it does unprobed.
+ */
+static struct {
+	struct ppc_case c;
+	unsigned int slots;
+} copies[] = {
+	{ CASE(mflr, 0, 0, 0), 0 },
+	{ CASE(mtctr, 0, 0, 0x4321), 0 },
+	{ CASE(mfcr, 0, 0, 0), 0 },
+	{ CASE(add_dot, 0, 5, -5UL), 0 },
+	{ CASE(beq, 4, 0, 0), 0 },
+	{ CASE(ld, 0, DATA, 0), 1 },
+	{ CASE(stdu, 0, BUF, 0x6b6b), 1 },
+};
+
+static void check_slot_if_declinable(struct ktap *t, struct ppc_case *c, unsigned int slots)
+{
+	unsigned long want, got;
+	char name[TEST_NAME_LEN];
+	unsigned int used;
+	struct optprobe p;
+	int ret;
+
+	test_name(name, c->name, "trap_slots");
+	if (!resolve(c)) {
+		ktap_check(t, false, name, "%s not found", c->symbol);
+		return;
+	}
+	want = call(c);
+	test_probe_init(&p, c->symbol, 0, snap_pre, snap_post, 0);
+	p.offset = c->offset;
+	op_set_optimize(false);
+	optprobe_sync();
+	used = op_slots_used();
+	ret = optprobe_register(&p);
+	used = op_slots_used() - used;
+	memset(&seen, 0, sizeof(seen));
+	got = target_call(c->fn, c->a, c->b);
+	if (!ret)
+		optprobe_unregister(&p);
+	op_set_optimize(true);
+	ktap_check(t, !ret && used == slots && got == want && seen.pre_hits == 1 &&
+		   seen.post_hits == 1, name,
+		   "register %d, %u slots taken (want %u), returned %#lx (want %#lx), %u pre and %u post hits",
+		   ret, used, slots, got, want, seen.pre_hits, seen.post_hits);
+}
+
 #define PLAN	(ARRAY_SIZE(classes) * CLASS_CHECKS + ARRAY_SIZE(refused) + 3 + 2 + CLASS_CHECKS + \
-		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1 + 1)
+		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1 + 1 + ARRAY_SIZE(copies))
 
 static int __init test_ppc_opt_init(void)
 {
@@ -778,6 +832,8 @@ static int __init test_ppc_opt_init(void)
 	check_reserve(&t);
 	check_kuap(&t);
 	check_copy_in_stub(&t);
+	for (i = 0; i < ARRAY_SIZE(copies); i++)
+		check_slot_if_declinable(&t, &copies[i].c, copies[i].slots);
 	migrate_enable();
 	return 0;
 }
