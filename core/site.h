@@ -26,9 +26,11 @@ struct pt_regs;
 
 /*
  * What the hit path reads first (the arch part too), then what only
- * writers use, with no hole but before the arch part; thousands at once,
- * from a cache of their own (sites.c): 128 bytes on powerpc64le, 168 on
- * x86_64.
+ * writers use, without holes; thousands at once, from a cache of their
+ * own (sites.c): 120 bytes on powerpc64le, 160 on x86_64.  The flags
+ * share a byte: writers hold op_mutex, and the hit path reads ->ftrace
+ * alone of them (->post, which it reads while it changes, has a byte of
+ * its own).
  */
 struct op_site {
 	unsigned long addr;
@@ -38,16 +40,16 @@ struct op_site {
 	void *slot;			/* out-of-line copy, or NULL */
 	void *detour;			/* jump-optimization detour, or NULL */
 	enum optprobe_mode bp_mode;	/* TRAP or BOOSTED: the breakpoint path's */
-	unsigned int nr_enabled;	/* probes not disabled */
 	enum op_opt_state state;	/* the optimizer's; moved only by optimizer.c */
-	enum op_reason reason;		/* why the optimizer last refused or stopped */
-	bool init;			/* in its module's init text, freed after its init */
-	bool ftrace;			/* at a function's ftrace site */
 	bool post;			/* an enabled probe has a post handler */
-	bool noopt;			/* a probe has OPTPROBE_F_NOOPT */
-	bool own;			/* a probe has OP_F_OWN (arch.h) */
-	bool marker;			/* a probe has OP_F_MARKER: a marker's nop */
-	bool unopt_disarm;		/* unoptimized to the original, not the breakpoint */
+	bool ftrace:1;			/* at a function's ftrace site */
+	bool init:1;			/* in its module's init text, freed after its init */
+	bool noopt:1;			/* a probe has OPTPROBE_F_NOOPT */
+	bool own:1;			/* a probe has OP_F_OWN (arch.h) */
+	bool marker:1;			/* a probe has OP_F_MARKER: a marker's nop */
+	bool unopt_disarm:1;		/* unoptimized to the original, not the breakpoint */
+	enum op_reason reason;		/* why the optimizer last refused or stopped */
+	unsigned int nr_enabled;	/* probes not disabled */
 	struct op_arch_site arch;
 	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
 	struct list_head release;	/* on a list of sites to free, or gone with probes */
