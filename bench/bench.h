@@ -20,6 +20,8 @@
 #include <asm/sections.h>
 #ifdef CONFIG_X86
 #include <asm/insn.h>
+#else
+#include <asm/code-patching.h>
 #endif
 
 #include <optprobe.h>
@@ -58,6 +60,8 @@ struct bench_ksyms {
 	typeof(op_ptr_to(_text)) _text;		/* where _text+N counts from */
 #ifdef CONFIG_X86
 	typeof(op_ptr_to(insn_decode)) insn_decode;
+#else
+	typeof(op_ptr_to(patch_instruction)) patch_instruction;
 #endif
 };
 

@@ -113,6 +113,8 @@ static const struct op_ksym bench_ksym_table[] = {
 	{ .name = "_text", .slot = (void **)&bench_ksyms._text, .addr_only = true },
 #ifdef CONFIG_X86
 	BENCH_KSYM(insn_decode),
+#else
+	BENCH_KSYM(patch_instruction),
 #endif
 };
 

@@ -21,6 +21,7 @@
 
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/rcupdate_wait.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -126,6 +127,50 @@ out:
 	return ret;
 }
 
+/*
+ * What unregistering cannot go below: on powerpc64le a patch_instruction()
+ * per site, which both sides make to put the original instruction back
+ * (optprobe's over its trap or its branch, the kernel's over its trap),
+ * timed writing each site's own instruction over itself (the text stays
+ * as it was); and the grace periods before memory goes, the kernel's
+ * (synchronize_rcu()) and optprobe's for slots (RCU and tasks-RCU at
+ * once, where preemption exists).  In the kernel's pass, once its probes
+ * are gone.
+ */
+static u64 bench_scale_patch_floor(const unsigned long *sites, unsigned int nr,
+				   unsigned int *failed)
+{
+#ifdef CONFIG_PPC64
+	u64 t0 = bench_now();
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		*failed += !!bench_ksyms.patch_instruction((u32 *)sites[i],
+							   ppc_inst_read((u32 *)sites[i]));
+	return bench_now() - t0;
+#else
+	return 0;
+#endif
+}
+
+static void bench_scale_floor(const char *text, const unsigned long *sites, unsigned int nr)
+{
+	unsigned int failed = 0;
+	u64 t0, patch, gp, gp_tasks = 0;
+
+	patch = bench_scale_patch_floor(sites, nr, &failed);
+	t0 = bench_now();
+	synchronize_rcu();
+	gp = bench_now() - t0;
+#ifdef CONFIG_TASKS_RCU
+	t0 = bench_now();
+	synchronize_rcu_mult(call_rcu, call_rcu_tasks);
+	gp_tasks = bench_now() - t0;
+#endif
+	pr_info("floor text=%s n=%u patch_ns=%llu failed=%u gp_ns=%llu gp_tasks_ns=%llu\n",
+		text, nr, patch, failed, gp, gp_tasks);
+}
+
 /* The scale sites of kernel and module text, chosen in optprobe's pass. */
 static struct bench_sites bench_scale_sites[2];
 
@@ -168,6 +213,8 @@ static void bench_scale_text(struct ktap *ktap, const char *text, bool module)
 			ret = bench_scale_kprobe(subset, nr, &r);
 		if (ktap_check(ktap, !ret, name, "registering %u probes: %d", nr, ret))
 			bench_scale_print(text, bench_impl_name(bench_pass), nr, &r);
+		if (!ret && bench_pass == BENCH_KPROBE)
+			bench_scale_floor(text, subset, nr);
 	}
 	kvfree(subset);
 	if (bench_pass == BENCH_KPROBE && !module)
