@@ -26,6 +26,7 @@
  *  - In trap mode, an instruction emulate_step() declines runs from the
  *    copy in its site's stub, which stands for a slot; without a stub, only
  *    an instruction it may decline gets a slot.
+ *  - A module-text site is optimized as it is registered, with no trap.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -751,6 +752,35 @@ static void check_copy_in_stub(struct ktap *t)
 }
 
 /*
+ * A module-text site gets its stub when it is created, and then its branch
+ * at once instead of a trap (op_opt_arm_jump()): it is optimized when
+ * optprobe_register() returns, before the optimizer has run, and its hits
+ * take no trap.
+ */
+static void check_branch_at_registration(struct ktap *t)
+{
+	unsigned long traps = 0, wrong = 0;
+	struct optprobe p;
+	int ret, mode = -1, i;
+
+	test_probe_init(&p, sum.symbol, 0, count_pre, NULL, 0);
+	counted = 0;
+	ret = optprobe_register(&p);
+	if (!ret) {
+		mode = optprobe_mode(&p);
+		traps = op_bp_traps();
+		for (i = 0; i < NR_CALLS; i++)
+			wrong += target_call(sum.fn, i, 2 * i) != 3 * i;
+		traps = op_bp_traps() - traps;
+		optprobe_unregister(&p);
+	}
+	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED && !traps && !wrong && counted == NR_CALLS,
+		   "module_text_branch_at_registration",
+		   "register %d, mode %d before the optimizer ran; %lu traps, %lu wrong results, %u hits for %u calls",
+		   ret, mode, traps, wrong, counted, NR_CALLS);
+}
+
+/*
  * With optimization switched off (no stub for a copy), a trap-mode site
  * gets a slot for its copy only if emulate_step() may decline its
  * instruction: a load or store, not arithmetic, a move to or from LR,
@@ -804,7 +834,7 @@ static void check_slot_if_declinable(struct ktap *t, struct ppc_case *c, unsigne
 }
 
 #define PLAN	(ARRAY_SIZE(classes) * CLASS_CHECKS + ARRAY_SIZE(refused) + 3 + 2 + CLASS_CHECKS + \
-		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1 + 1 + ARRAY_SIZE(copies))
+		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1 + 1 + 1 + ARRAY_SIZE(copies))
 
 static int __init test_ppc_opt_init(void)
 {
@@ -832,6 +862,7 @@ static int __init test_ppc_opt_init(void)
 	check_reserve(&t);
 	check_kuap(&t);
 	check_copy_in_stub(&t);
+	check_branch_at_registration(&t);
 	for (i = 0; i < ARRAY_SIZE(copies); i++)
 		check_slot_if_declinable(&t, &copies[i].c, copies[i].slots);
 	migrate_enable();
