@@ -26,11 +26,10 @@ struct pt_regs;
 
 /*
  * What the hit path reads first (the arch part too), then what only
- * writers use, without holes; thousands at once, from a cache of their
- * own (sites.c): 120 bytes on powerpc64le, 160 on x86_64.  The flags
- * share a byte: writers hold op_mutex, and the hit path reads ->ftrace
- * alone of them (->post, which it reads while it changes, has a byte of
- * its own).
+ * writers use; thousands at once, from a cache of their own (sites.c):
+ * 120 bytes on powerpc64le, 160 on x86_64.  The flags the hit path never
+ * reads share a byte, which writers change holding op_mutex; those it
+ * reads (->post while it changes, ->ftrace) have a byte each.
  */
 struct op_site {
 	unsigned long addr;
@@ -39,10 +38,10 @@ struct op_site {
 	struct optprobe *sole;		/* the hit path's probe to call (sites.c) */
 	void *slot;			/* out-of-line copy, or NULL */
 	void *detour;			/* jump-optimization detour, or NULL */
-	enum optprobe_mode bp_mode;	/* TRAP or BOOSTED: the breakpoint path's */
+	u8 bp_mode;			/* the breakpoint path's mode: TRAP or BOOSTED */
 	enum op_opt_state state;	/* the optimizer's; moved only by optimizer.c */
 	bool post;			/* an enabled probe has a post handler */
-	bool ftrace:1;			/* at a function's ftrace site */
+	bool ftrace;			/* at a function's ftrace site */
 	bool init:1;			/* in its module's init text, freed after its init */
 	bool noopt:1;			/* a probe has OPTPROBE_F_NOOPT */
 	bool own:1;			/* a probe has OP_F_OWN (arch.h) */
