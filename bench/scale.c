@@ -16,6 +16,11 @@
  * the growth of slab, vmalloc and per-CPU pages between before
  * registering and optimized; the caller's own struct optprobe/struct
  * kprobe are not counted.
+ *
+ * On ppc64le, optprobe's emulator workaround (tcg_rewrite, which
+ * scripts/bench switches on for the hit rows: each text word written a
+ * second time) is off for these rows: the kernel's kprobes have none, and
+ * neither side has it on hardware.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -240,10 +245,23 @@ unsigned int bench_scale_plan(void)
 	return (bench_scale_kernel() + bench_scale_module()) * (1 + 2 * bench_params.nr_scale_n);
 }
 
+/* Switch optprobe's tcg_rewrite (see above); what it was. */
+static bool bench_tcg_rewrite(bool on)
+{
+#ifdef CONFIG_PPC64
+	return op_ppc_set_tcg_rewrite(on);
+#else
+	return false;
+#endif
+}
+
 void bench_scale(struct ktap *ktap)
 {
+	bool rewrite = bench_tcg_rewrite(false);
+
 	if (bench_scale_kernel())
 		bench_scale_text(ktap, "kernel", false);
 	if (bench_scale_module())
 		bench_scale_text(ktap, "module", true);
+	bench_tcg_rewrite(rewrite);
 }
