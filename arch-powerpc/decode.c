@@ -225,17 +225,21 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 		*reason = OP_R_PREFIX_SUFFIX;
 		return -EILSEQ;
 	}
+	if (op_ppc_read_insn(addr, &insn)) {
+		*reason = OP_R_UNREADABLE_INSN;
+		return -EINVAL;
+	}
 	/*
 	 * Returning from a trap (or a detour's calls) clears the
 	 * reservation: the store-conditional would fail every time, and
-	 * its loop never end.
+	 * its loop never end.  On the load-reserve itself too: its trap
+	 * returns after the load, emulated or run out of line (and the
+	 * kernel's exit from the trap clears reservations on purpose).
+	 * arm64's kprobes refuse the same.
 	 */
-	if (reserved && addr - reserved <= OP_PPC_RESERVE_SPAN) {
+	if (op_ppc_reserve(insn, false) ||
+	    (reserved && addr - reserved <= OP_PPC_RESERVE_SPAN)) {
 		*reason = OP_R_IN_LARX_STCX;
-		return -EINVAL;
-	}
-	if (op_ppc_read_insn(addr, &insn)) {
-		*reason = OP_R_UNREADABLE_INSN;
 		return -EINVAL;
 	}
 	*reason = op_ppc_refusal(insn);

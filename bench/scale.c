@@ -137,7 +137,8 @@ out:
  * per site, which both sides make to put the original instruction back
  * (optprobe's over its trap or its branch, the kernel's over its trap),
  * timed writing each site's own instruction over itself (the text stays
- * as it was); and the grace periods before memory goes, the kernel's
+ * as it was: nothing else writes text in the bench's VM meanwhile, no
+ * probe is left and the sites hold no jump label); and the grace periods before memory goes, the kernel's
  * (synchronize_rcu()) and optprobe's for slots (RCU and tasks-RCU at
  * once, where preemption exists).  In the kernel's pass, once its probes
  * are gone.

@@ -327,17 +327,17 @@ static void check_refused(struct ktap *t, struct refused_case *r)
 }
 
 /*
- * A load-reserve loop: a probe between ldarx and stdcx. (on the add, or
- * on the stdcx.) is refused, since returning from its trap or detour
- * clears the reservation and the loop would never end; one after the
- * stdcx. (its bne) is taken.
+ * A load-reserve loop: a probe on the ldarx or between it and the stdcx.
+ * (on the add, or on the stdcx.) is refused, since returning from its
+ * trap or detour clears the reservation and the loop would never end;
+ * one after the stdcx. (its bne) is taken.
  */
 static void check_reserve(struct ktap *t)
 {
 	static const struct {
 		unsigned int offset;
 		int ret;
-	} at[] = { { 4, -EINVAL }, { 8, -EINVAL }, { 12, 0 } };
+	} at[] = { { 0, -EINVAL }, { 4, -EINVAL }, { 8, -EINVAL }, { 12, 0 } };
 	char name[TEST_NAME_LEN];
 	struct optprobe p;
 	unsigned int i;
@@ -834,7 +834,7 @@ static void check_slot_if_declinable(struct ktap *t, struct ppc_case *c, unsigne
 }
 
 #define PLAN	(ARRAY_SIZE(classes) * CLASS_CHECKS + ARRAY_SIZE(refused) + 3 + 2 + CLASS_CHECKS + \
-		 ARRAY_SIZE(changes) + 1 + 1 + 3 + 1 + 1 + 1 + ARRAY_SIZE(copies))
+		 ARRAY_SIZE(changes) + 1 + 1 + 4 + 1 + 1 + 1 + ARRAY_SIZE(copies))
 
 static int __init test_ppc_opt_init(void)
 {
