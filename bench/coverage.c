@@ -14,7 +14,7 @@
  * optimized ones are counted, and the others binned by optprobe_reason(),
  * by the kernel's errno or, for a kernel kprobe left unoptimized, by a
  * model of the kernel's rules (kernel-rules-ARCH.c).  The kernel's pass
- * skips the sites where its kprobe would crash the kernel
+ * skips the sites where its kprobe would crash or hang the kernel
  * (bench_kprobe_crashes()); its fraction is of the sites it was tried on.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -146,7 +146,7 @@ static void bench_coverage_optprobe(const unsigned long *sites, unsigned int nr,
 	c->registered += ok;
 }
 
-#define BENCH_KPROBE_CRASHES	"skipped: a bl, where the kernel's optimized kprobe crashes on unregister"
+#define BENCH_KPROBE_CRASHES	"skipped: a bl, where the kernel's optimized kprobe crashes on unregister, or a load-reserve sequence, where its trap hangs the CPU"
 #define BENCH_KPROBE_UNEXPLAINED "not optimized by the kernel, though its rules as modelled allow it"
 
 /*
