@@ -138,10 +138,10 @@ out:
  * (optprobe's over its trap or its branch, the kernel's over its trap),
  * timed writing each site's own instruction over itself (the text stays
  * as it was: nothing else writes text in the bench's VM meanwhile, no
- * probe is left and the sites hold no jump label); and the grace periods before memory goes, the kernel's
- * (synchronize_rcu()) and optprobe's for slots (RCU and tasks-RCU at
- * once, where preemption exists).  In the kernel's pass, once its probes
- * are gone.
+ * probe is left and the sites hold no jump label); and the grace periods
+ * before memory goes, the kernel's (synchronize_rcu()) and optprobe's
+ * for slots (RCU and tasks-RCU at once, where preemption exists).  In the
+ * kernel's pass, once its probes are gone.
  */
 static u64 bench_scale_patch_floor(const unsigned long *sites, unsigned int nr,
 				   unsigned int *failed)
