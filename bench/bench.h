@@ -199,6 +199,9 @@ enum optprobe_mode bench_kprobe_mode(unsigned long addr);
 /* Would the kernel's own kprobe at @addr crash the kernel (a kernel bug)? */
 bool bench_kprobe_crashes(unsigned long addr);
 
+/* scale.c: switch optprobe's emulator workaround (ppc64le); what it was */
+bool bench_tcg_rewrite(bool on);
+
 /* The kernel's kprobes run the same handler as optprobe's (target.c). */
 int bench_kp_pre(struct kprobe *p, struct pt_regs *regs);
 

@@ -16,6 +16,8 @@
  *   hit_ns	write anything: time gcd() as the hit rows do (bench_time():
  *		the median of runs loops of n calls); read: "CALLS N NS", the
  *		calls made, n, and the median loop's ns
+ *   tcg_rewrite	ppc64le: optprobe's emulator workaround, 0 or 1, read and
+ *		switched: off for the scale rows, as bench/scale.c has it
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -108,6 +110,40 @@ static const struct file_operations hit_ns_fops = {
 	.release = single_release,
 };
 
+static int tcg_rewrite_show(struct seq_file *m, void *v)
+{
+	bool on = bench_tcg_rewrite(false);
+
+	bench_tcg_rewrite(on);
+	seq_printf(m, "%d\n", on);
+	return 0;
+}
+
+static int tcg_rewrite_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, tcg_rewrite_show, NULL);
+}
+
+static ssize_t tcg_rewrite_write(struct file *file, const char __user *ubuf, size_t count,
+				 loff_t *ppos)
+{
+	bool on;
+	int ret = kstrtobool_from_user(ubuf, count, &on);
+
+	if (ret)
+		return ret;
+	bench_tcg_rewrite(on);
+	return count;
+}
+
+static const struct file_operations tcg_rewrite_fops = {
+	.open = tcg_rewrite_open,
+	.read = seq_read,
+	.write = tcg_rewrite_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 void bench_events_init(void)
 {
 	bench_events_text = (unsigned long)bench_ksyms._text;
@@ -116,6 +152,9 @@ void bench_events_init(void)
 	debugfs_create_file("hit_site", 0400, bench_events_dir, NULL, &hit_site_fops);
 	debugfs_create_file("sync", 0200, bench_events_dir, NULL, &sync_fops);
 	debugfs_create_file("hit_ns", 0600, bench_events_dir, NULL, &hit_ns_fops);
+	if (IS_ENABLED(CONFIG_PPC64))
+		debugfs_create_file("tcg_rewrite", 0600, bench_events_dir, NULL,
+				    &tcg_rewrite_fops);
 }
 
 void bench_events_exit(void)

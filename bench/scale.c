@@ -247,7 +247,7 @@ unsigned int bench_scale_plan(void)
 }
 
 /* Switch optprobe's tcg_rewrite (see above); what it was. */
-static bool bench_tcg_rewrite(bool on)
+bool bench_tcg_rewrite(bool on)
 {
 #ifdef CONFIG_PPC64
 	return op_ppc_set_tcg_rewrite(on);
