@@ -18,6 +18,9 @@ int op_ppc_core_cache_used(unsigned int *optprobe);
 int op_ppc_core_set_share(int slots);
 int op_ppc_core_set_test_fail(bool fail);
 
+/* patch-batch.c: parts of text-write batches sent to other CPUs */
+unsigned long op_ppc_batch_parts_spread(void);
+
 /* core-tail.c: the rest of the kernel's detour area */
 int op_ppc_core_tail_set_test_fail(bool fail);
 

@@ -272,29 +272,6 @@ int op_arch_arm_jump(struct op_site *site)
 	return ret;
 }
 
-/* Is @insn at site->addr, and no kernel kprobe there? */
-static bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn)
-{
-	u32 now;
-
-	return !copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) &&
-	       now == ppc_inst_val(insn) && !op_ppc_kprobe_at(site->addr);
-}
-
-/*
- * Write @to at each of @sites, whose word the caller found as expected
- * with the kernel's text locks held (op_ppc_patch()).  A single aligned
- * word changes: a CPU fetches the old instruction or the new one.
- */
-static void op_ppc_patch_sites(struct list_head *sites,
-			       ppc_inst_t (*to)(const struct op_site *site))
-{
-	struct op_site *site;
-
-	list_for_each_entry(site, sites, opt_list)
-		op_ppc_patch(site->addr, to(site));
-}
-
 /*
  * A site whose trap is no longer there, or that a kernel kprobe took
  * since it was prepared, stays a trap.

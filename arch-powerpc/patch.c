@@ -3,7 +3,9 @@
  * Writing text on powerpc64le: live text only through the kernel's
  * patch_instruction(), which writes through a temporary mapping of the
  * page and flushes the data and instruction caches (icbi reaches every
- * CPU).  Every write is made with op_mutex held, which serializes them.
+ * CPU).  Every write is made with op_mutex held, which serializes
+ * optprobe's operations; a large batch's words are written by several
+ * CPUs at once for the one holding it (patch-batch.c).
  *
  * Slot areas are slot-area.c's, text that nothing runs yet is written by
  * slot-write.c; the emulator-only second write is tcg-rewrite.c's.
@@ -168,6 +170,15 @@ void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
 	op_ppc_tcg_rewrite_later(addr, insn);
 }
 
+/* Is @insn at site->addr, and no kernel kprobe there? */
+bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn)
+{
+	u32 now;
+
+	return !copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) &&
+	       now == ppc_inst_val(insn) && !op_ppc_kprobe_at(site->addr);
+}
+
 /*
  * Write @insn, the trap or the jump, where the instruction prepared must
  * still be, and no kernel kprobe.
@@ -175,11 +186,9 @@ void op_ppc_patch(unsigned long addr, ppc_inst_t insn)
 int op_ppc_arm(struct op_site *site, ppc_inst_t insn)
 {
 	int ret = -EBUSY;
-	u32 now;
 
 	op_ppc_text_lock();
-	if (!copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) &&
-	    now == ppc_inst_val(site->arch.insn) && !op_ppc_kprobe_at(site->addr)) {
+	if (op_ppc_word_is(site, site->arch.insn)) {
 		op_ppc_patch(site->addr, insn);
 		ret = 0;
 	}
@@ -198,19 +207,28 @@ int op_arch_arm(struct op_site *site)
 	return op_ppc_arm(site, ppc_inst(BREAKPOINT_INSTRUCTION));
 }
 
-/*
- * Only our own trap goes.  A prefixed original is written whole: its
- * suffix word never changed.
- */
-void op_arch_disarm(struct op_site *site)
+static ppc_inst_t op_ppc_original(const struct op_site *site)
 {
-	u32 now;
+	return site->arch.insn;
+}
+
+/*
+ * Only our own traps go.  A prefixed original is written whole: its
+ * suffix word never changed.  Every site is looked at before any is
+ * written, @sites left as they came.
+ */
+void op_arch_disarm(struct list_head *sites)
+{
+	struct op_site *site, *tmp;
+	LIST_HEAD(kept);
 
 	op_ppc_text_lock();
-	if (!copy_from_kernel_nofault(&now, (void *)site->addr, sizeof(now)) &&
-	    now == BREAKPOINT_INSTRUCTION && !op_ppc_kprobe_at(site->addr))
-		op_ppc_patch(site->addr, site->arch.insn);
+	list_for_each_entry_safe(site, tmp, sites, opt_list)
+		if (!op_ppc_word_is(site, ppc_inst(BREAKPOINT_INSTRUCTION)))
+			list_move_tail(&site->opt_list, &kept);
+	op_ppc_patch_sites(sites, op_ppc_original);
 	op_ppc_text_unlock();
+	list_splice_tail(&kept, sites);
 }
 
 /*

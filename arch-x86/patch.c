@@ -130,8 +130,9 @@ int op_arch_arm(struct op_site *site)
 	return ret;
 }
 
-void op_arch_disarm(struct op_site *site)
+void op_arch_disarm(struct list_head *sites)
 {
+	struct op_site *site;
 	u8 now;
 
 	op_x86_text_lock();
@@ -139,9 +140,10 @@ void op_arch_disarm(struct op_site *site)
 	 * Only our own int3 goes: not a kernel kprobe's, which holds the
 	 * original as its own and puts it back itself.
 	 */
-	if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) && now == INT3_INSN_OPCODE &&
-	    !op_x86_kprobe_in(site->addr, site->addr + 1))
-		op_x86_poke_text((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
+	list_for_each_entry(site, sites, opt_list)
+		if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) &&
+		    now == INT3_INSN_OPCODE && !op_x86_kprobe_in(site->addr, site->addr + 1))
+			op_x86_poke_text((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);
 	op_x86_text_unlock();
 }
 

@@ -133,15 +133,17 @@ out:
 }
 
 /*
- * What unregistering cannot go below: on powerpc64le a patch_instruction()
- * per site, which both sides make to put the original instruction back
- * (optprobe's over its trap or its branch, the kernel's over its trap),
- * timed writing each site's own instruction over itself (the text stays
- * as it was: nothing else writes text in the bench's VM meanwhile, no
- * probe is left and the sites hold no jump label); and the grace periods
- * before memory goes, the kernel's (synchronize_rcu()) and optprobe's
- * for slots (RCU and tasks-RCU at once, where preemption exists).  In the
- * kernel's pass, once its probes are gone.
+ * What unregistering cannot go below on one CPU: on powerpc64le a
+ * patch_instruction() per site, which both sides make to put the original
+ * instruction back (optprobe's over its trap or its branch, the kernel's
+ * over its trap; optprobe spreads a large batch's over the CPUs:
+ * arch-powerpc/patch-batch.c), timed writing each site's own instruction
+ * over itself (the text stays as it was: nothing else writes text in the
+ * bench's VM meanwhile, no probe is left and the sites hold no jump
+ * label); and the grace periods before memory goes, the kernel's
+ * (synchronize_rcu()) and optprobe's for slots (RCU and tasks-RCU at
+ * once, where preemption exists).  In the kernel's pass, once its probes
+ * are gone.
  */
 static u64 bench_scale_patch_floor(const unsigned long *sites, unsigned int nr,
 				   unsigned int *failed)

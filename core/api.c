@@ -144,7 +144,7 @@ fail:
 }
 
 /*
- * Take @p off its site; an optimized site to be disarmed goes onto @unopt
+ * Take @p off its site; a site to be disarmed goes onto @unopt
  * (op_site_change()), a site left without probes onto @release.
  */
 static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,

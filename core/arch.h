@@ -191,12 +191,13 @@ void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp);
 
 /*
  * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr /
- * put the original instruction back.  Arming checks again, under the
- * kernel's text lock, that the original instruction is still there and
- * that no kernel kprobe has appeared over it since op_arch_check_insn():
- * -EBUSY if not.  Disarming never writes over a kernel kprobe's
- * breakpoint: one there took the original instruction before optprobe's
- * breakpoint was written, and puts it back itself.
+ * put the original instruction back, at every site of @sites (linked by
+ * ->opt_list) in one batch: the kernel's text lock taken once.  Arming
+ * checks again, under that lock, that the original instruction is still
+ * there and that no kernel kprobe has appeared over it since
+ * op_arch_check_insn(): -EBUSY if not.  Disarming never writes over a
+ * kernel kprobe's breakpoint: one there took the original instruction
+ * before optprobe's breakpoint was written, and puts it back itself.
  *
  * op_arch_commit() - make every write since the last commit seen by every
  * CPU.  The core calls it before releasing op_mutex after an operation
@@ -205,7 +206,7 @@ void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp);
  * then, a CPU may run the old or the new text at any site written.
  */
 int op_arch_arm(struct op_site *site);
-void op_arch_disarm(struct op_site *site);
+void op_arch_disarm(struct list_head *sites);
 void op_arch_commit(void);
 
 /*

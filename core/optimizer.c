@@ -113,22 +113,45 @@ int op_site_arm(struct op_site *site)
 	return ret;
 }
 
+/*
+ * ARMED, PARKED or REFUSED -> DISARMED, for @sites (by ->opt_list, none
+ * on its way to a jump: op_opt_cancel()), the breakpoints in one batch;
+ * the list is left empty.
+ */
+static void op_sites_disarm(struct list_head *sites)
+{
+	struct op_site *site, *tmp;
+
+	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+		if (!op_site_move(site, OP_ST_DISARMED)) {
+			list_del_init(&site->opt_list);
+			continue;
+		}
+		site->reason = OP_R_NONE;
+		if (site->ftrace) {
+			list_del_init(&site->opt_list);
+			op_ftrace_disarm(site);
+		}
+	}
+	op_arch_disarm(sites);
+	list_for_each_entry_safe(site, tmp, sites, opt_list)
+		list_del_init(&site->opt_list);
+}
+
 /**
  * op_site_disarm() - ARMED, PARKED or REFUSED -> DISARMED
  * @site:	an armed site that is not on its way to a jump (op_opt_cancel())
  */
 void op_site_disarm(struct op_site *site)
 {
+	LIST_HEAD(one);
+
 	lockdep_assert_held(&op_mutex);
 	/* a jump goes only with op_opt_unoptimize() */
-	if (WARN_ON_ONCE(op_site_jumps(site)) || !op_site_move(site, OP_ST_DISARMED))
+	if (WARN_ON_ONCE(op_site_jumps(site)))
 		return;
-	op_site_list(site, NULL);
-	if (site->ftrace)
-		op_ftrace_disarm(site);
-	else
-		op_arch_disarm(site);
-	site->reason = OP_R_NONE;
+	op_site_list(site, &one);
+	op_sites_disarm(&one);
 }
 
 /**
@@ -540,25 +563,47 @@ int op_opt_site(struct op_site *site, struct list_head *unopt)
 	lockdep_assert_held(&op_mutex);
 	if (site->state == OP_ST_GONE)
 		return 0;
-	if (!op_site_jumps(site))
+	if (op_site_jumps(site)) {
+		if (op_opt_wanted(site))
+			op_opt_reoptimize(site);
+		else
+			list_move_tail(&site->opt_list, unopt);
+		return 0;
+	}
+	if (op_site_wanted(site) || !op_site_armed(site))
 		return op_opt_update(site);
-	if (op_opt_wanted(site))
-		op_opt_reoptimize(site);
-	else
-		list_move_tail(&site->opt_list, unopt);
+	/* its breakpoint goes in op_opt_settle()'s batch */
+	op_opt_cancel(site);
+	list_move_tail(&site->opt_list, unopt);
 	return 0;
 }
 
 /**
  * op_opt_settle() - finish what op_opt_site() left on @unopt
- * @unopt:	sites whose jump must go
+ * @unopt:	sites whose jump or breakpoint must go
+ *
+ * Every text write of a batch is made under one take of the kernel's
+ * text lock: 10,000 breakpoints taken out one by one cost twice their
+ * writes (ppc64le, TCG).
  *
  * Context: op_mutex held.
  */
 void op_opt_settle(struct list_head *unopt)
 {
 	struct op_site *site, *tmp;
+	LIST_HEAD(disarm);
 
+	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
+		if (op_site_jumps(site))
+			continue;
+		if (op_site_wanted(site)) {	/* wanted again since op_opt_site() */
+			list_del_init(&site->opt_list);
+			op_opt_update(site);
+		} else {
+			list_move_tail(&site->opt_list, &disarm);
+		}
+	}
+	op_sites_disarm(&disarm);
 	op_opt_unoptimize(unopt);
 	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
 		list_del_init(&site->opt_list);

@@ -117,12 +117,12 @@ void op_site_drop_sole(struct op_site *site)
 /**
  * op_site_change() - bring @site to what its probes now ask
  * @site:	the site, after a probe joined, left, or was enabled or disabled
- * @unopt:	where a site whose jump must go is put
+ * @unopt:	where a site whose jump or breakpoint must go is put
  *
  * Handler flags first, then the state, which the optimizer brings along
- * (op_opt_site()): a site with a jump that must go back to its
- * breakpoint goes onto @unopt for op_opt_settle(), which does all of
- * them in one batch and then finishes.
+ * (op_opt_site()): a site whose jump must go back to its breakpoint, or
+ * whose breakpoint must go, goes onto @unopt for op_opt_settle(), which
+ * does all of them in one batch and then finishes.
  *
  * Context: op_mutex held.
  * Return: 0, or the error of arming it.

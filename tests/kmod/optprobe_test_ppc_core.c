@@ -482,6 +482,7 @@ struct tail_probe {
 	unsigned long addr;
 	unsigned int hits, trap_hits;
 	int opt_mode;		/* its mode in the pass with the tail */
+	u32 orig;		/* the instruction there before any probe */
 };
 
 static struct tail_probe *tail;
@@ -559,6 +560,7 @@ static unsigned int tail_find(void)
 			snprintf(name, sizeof(name), "%ps", (void *)addr);
 			if (strcmp(name, tail_fns[i].symbol))
 				break;
+			tail[n].orig = *(u32 *)addr;
 			tail[n++].addr = addr;
 		}
 	}
@@ -738,6 +740,78 @@ out:
 }
 
 /*
+ * How many of the first @n probes' words are not @insn, or not their
+ * original if 0; ftrace sites, where no trap is written, for @insn only
+ * if @ftrace.
+ */
+static unsigned int batch_words_not(unsigned int n, u32 insn, bool ftrace)
+{
+	unsigned int i, not = 0;
+
+	for (i = 0; i < n; i++)
+		if (!insn || ftrace || optprobe_mode(&tail[i].p) != OPTPROBE_MODE_FTRACE)
+			not += *(u32 *)tail[i].addr != (insn ?: tail[i].orig);
+	return not;
+}
+
+/* Did text-write batches go to other CPUs since @before, where there are two? */
+static bool batch_spread(unsigned long before)
+{
+	return num_online_cpus() < 2 || op_ppc_batch_parts_spread() > before;
+}
+
+/*
+ * Batches of more words than one CPU writes (arch-powerpc/patch-batch.c
+ * spreads them over the CPUs): every instruction of the tail's
+ * functions, a trap at each but the ftrace sites, and each original back
+ * after unregistering; then optimized where there is room, at least two
+ * parts' worth of jumps, all written and taken out again.
+ */
+static void check_batch(struct ktap *t)
+{
+	unsigned int n = 0, traps = -1, left = -1, opt_left = -1, optimized = 0, i;
+	bool spread = false, opt_spread = false;
+	unsigned long before;
+	int ret = -ENOMEM;
+	u64 want;
+
+	tail = kvcalloc(TAIL_PROBES_MAX, sizeof(*tail), GFP_KERNEL);
+	tail_ps = kvcalloc(TAIL_PROBES_MAX, sizeof(*tail_ps), GFP_KERNEL);
+	if (tail && tail_ps) {
+		want = tail_work();
+		n = tail_find();
+		ret = tail_register(&n, OPTPROBE_F_NOOPT);
+	}
+	if (!ret) {
+		traps = batch_words_not(n, BREAKPOINT_INSTRUCTION, false);
+		before = op_ppc_batch_parts_spread();
+		optprobe_unregister_many(tail_ps, n);
+		spread = batch_spread(before);
+		left = batch_words_not(n, 0, true);
+		ret = tail_register(&n, 0);
+	}
+	if (!ret) {
+		optprobe_sync();
+		for (i = 0; i < n; i++)
+			optimized += optprobe_mode(&tail[i].p) == OPTPROBE_MODE_OPTIMIZED;
+		ret = tail_calls(want) ? -EIO : 0;
+		before = op_ppc_batch_parts_spread();
+		optprobe_unregister_many(tail_ps, n);
+		opt_spread = batch_spread(before);
+		optprobe_sync();
+		opt_left = batch_words_not(n, 0, true);
+	}
+	ktap_check(t, !ret && n > TAIL_REFUSED_PROBES * 4 && !traps, "batch_traps_all_written",
+		   "%d; %u probes, %u words not a trap", ret, n, traps);
+	ktap_check(t, !ret && !left && !opt_left && spread && opt_spread && optimized >= 512,
+		   "batch_originals_all_back",
+		   "%d; %u words not back from traps (spread %d), %u from %u optimized (spread %d)",
+		   ret, left, spread, opt_left, optimized, opt_spread);
+	kvfree(tail_ps);
+	kvfree(tail);
+}
+
+/*
  * Two CPUs: a thread on CPU 0 calls gcd and int_sqrt in a loop; this one,
  * on CPU 1, puts a probe on gcd for each round, optimized while the caller
  * is parked, and registers, optimizes and unregisters a probe on int_sqrt
@@ -886,7 +960,7 @@ static void check_stress(struct ktap *t)
 		   hammer.churn_hits);
 }
 
-#define PLAN	(2 * ARRAY_SIZE(core_fns) + 2 + 2 + 2 + 1 + 3 + ARRAY_SIZE(tail_checks) + 2)
+#define PLAN	(2 * ARRAY_SIZE(core_fns) + 2 + 2 + 2 + 1 + 3 + ARRAY_SIZE(tail_checks) + 2 + 2)
 
 static int __init test_ppc_core_init(void)
 {
@@ -915,6 +989,7 @@ static int __init test_ppc_core_init(void)
 		   held);
 	check_kernel_kprobe(&t);
 	check_tail(&t);
+	check_batch(&t);
 	check_stress(&t);
 	return 0;
 }
