@@ -17,6 +17,7 @@
 
 #include "arch.h"
 #include "decode.h"
+#include "exports.h"
 #include "ksyms.h"	/* and asm/sstep.h, which has no include guard */
 
 /* The primary opcode of b, ba, bl and bla: an optimized site's jump */
@@ -245,6 +246,7 @@ int op_arch_check_insn(unsigned long func, unsigned long size,
 	*reason = op_ppc_refusal(insn);
 	return *reason ? -EINVAL : 0;
 }
+EXPORT_SYMBOL_NS_GPL(op_arch_check_insn, OPTPROBE_INTERNAL);
 
 int op_arch_insn_len(unsigned long func, unsigned long size,
 		     unsigned long addr, enum op_reason *reason)

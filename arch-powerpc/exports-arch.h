@@ -21,6 +21,10 @@ int op_ppc_core_set_test_fail(bool fail);
 /* patch-batch.c: parts of text-write batches sent to other CPUs */
 unsigned long op_ppc_batch_parts_spread(void);
 
+/* decode.c: may @addr be probed (core/arch.h), for the benchmark's sweep */
+int op_arch_check_insn(unsigned long func, unsigned long size, unsigned long addr,
+		       enum op_reason *reason);
+
 /* core-tail.c: the rest of the kernel's detour area */
 int op_ppc_core_tail_set_test_fail(bool fail);
 

@@ -95,36 +95,15 @@ int bench_kp_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 #ifdef CONFIG_PPC64
-/* Primary opcode 31, extended opcode of a load-reserve (or a store-conditional: @store). */
-static bool bench_reserve(u32 word, bool store)
-{
-	u32 xo = (word >> 1) & 0x3ff;
-
-	if (word >> 26 != 31)
-		return false;
-	if (store)
-		return xo == 150 || xo == 214 || xo == 694 || xo == 726 || xo == 182;
-	return xo == 20 || xo == 84 || xo == 52 || xo == 116 || xo == 276;
-}
-
-/* Is @addr a load-reserve, or up to 16 words after one, before its store-conditional? */
+/* Is @addr a load-reserve, or after one before its store-conditional, as optprobe sees it? */
 static bool bench_in_reserve(unsigned long addr)
 {
-	unsigned long size, offset, pos;
-	u32 word;
+	unsigned long size, offset;
+	enum op_reason why;
 
-	if (!bench_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset))
-		return false;
-	for (pos = addr; pos + 16 * sizeof(word) >= addr && pos >= addr - offset;
-	     pos -= sizeof(word)) {
-		if (copy_from_kernel_nofault(&word, (void *)pos, sizeof(word)))
-			return false;
-		if (bench_reserve(word, false))
-			return true;
-		if (pos != addr && bench_reserve(word, true))
-			return false;
-	}
-	return false;
+	return bench_ksyms.kallsyms_lookup_size_offset(addr, &size, &offset) &&
+	       op_arch_check_insn(addr - offset, size, addr, &why) == -EINVAL &&
+	       why == OP_R_IN_LARX_STCX;
 }
 #endif
 
