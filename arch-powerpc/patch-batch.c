@@ -17,25 +17,31 @@
  * meanwhile: each CPU's patching mapping is made and taken down by a
  * hotplug step, while the CPU is already or still in cpu_online_mask.
  * Only cpus_read_trylock(): the kernel takes the hotplug lock before
- * text_mutex, which the caller holds.  Where taking a kernel mapping out
- * of the TLB interrupts every CPU (radix without GTSE: on_each_cpu() with
- * interrupts off), two CPUs doing it at once would wait for each other:
- * there, one CPU writes.
+ * text_mutex, which the caller holds.
+ *
+ * Where patch_instruction() takes its mapping out of every CPU's TLB by
+ * interrupting them (radix before 6.2 with tlbie off: on_each_cpu() with
+ * interrupts off), two CPUs doing it at once would wait for each other
+ * for good: there, one CPU writes (op_ppc_batch_spreads()).
  */
 #include <linux/bug.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 #include <asm/inst.h>
 #include <asm/mmu.h>
+#include <asm/tlbflush.h>
 
 #include "arch.h"
 #include "exports.h"
 #include "ksyms.h"
 #include "patch.h"
 #include "tcg-rewrite.h"
+#include "wrap-patch.h"
 
 #define OP_PPC_BATCH_PARTS	8
 #define OP_PPC_BATCH_PART_MIN	256	/* fewer words a part than that: not worth a CPU */
@@ -51,6 +57,37 @@ struct op_ppc_batch_part {
 
 static atomic_long_t op_ppc_batch_parts_queued;	/* for the tests */
 
+/*
+ * The kernel's tlbie_enabled, which it does not export, where its debugfs
+ * switch (powerpc/tlbie_enabled) can turn it off: that file's data.
+ */
+static bool *op_ppc_tlbie_switch;
+
+void __init op_ppc_batch_init(void)
+{
+	struct dentry *d;
+
+	if (OP_PATCH_RADIX_LOCAL || !radix_enabled())
+		return;
+	d = debugfs_lookup("tlbie_enabled", arch_debugfs_dir);
+	if (IS_ERR_OR_NULL(d))
+		return;
+	op_ppc_tlbie_switch = d_inode(d)->i_private;
+	dput(d);
+}
+
+/*
+ * May CPUs write at once: does each patch_instruction() flush its own
+ * TLB, or every CPU's with tlbie (the boot option disable_tlbie clears
+ * tlbie_capable, the debugfs switch tlbie_enabled alone)?
+ */
+static bool op_ppc_batch_spreads(void)
+{
+	if (OP_PATCH_RADIX_LOCAL || !radix_enabled())
+		return true;
+	return tlbie_capable && (!op_ppc_tlbie_switch || READ_ONCE(*op_ppc_tlbie_switch));
+}
+
 static void op_ppc_batch_write(struct op_ppc_batch_part *part)
 {
 	struct op_site *site = part->first;
@@ -59,6 +96,7 @@ static void op_ppc_batch_write(struct op_ppc_batch_part *part)
 	for (i = 0; i < part->nr; i++) {
 		part->failed += !!op_kcall(patch_instruction)((u32 *)site->addr, part->to(site));
 		site = list_next_entry(site, opt_list);
+		cond_resched();
 	}
 }
 
@@ -106,8 +144,7 @@ void op_ppc_patch_sites(struct list_head *sites, ppc_inst_t (*to)(const struct o
 		nr++;
 	if (!nr)
 		return;
-	if (nr >= 2 * OP_PPC_BATCH_PART_MIN &&
-	    (!radix_enabled() || mmu_has_feature(MMU_FTR_GTSE)))
+	if (nr >= 2 * OP_PPC_BATCH_PART_MIN && op_ppc_batch_spreads())
 		cpus_held = cpus_read_trylock();
 	if (cpus_held)
 		n = clamp(nr / OP_PPC_BATCH_PART_MIN, 1U,

@@ -290,6 +290,7 @@ int __init op_arch_init(void)
 	if (ret)
 		return ret;
 	op_ppc_kprobe_lock_init();
+	op_ppc_batch_init();
 	op_ppc_core_cache_init();
 	op_ppc_core_tail_init();
 	ret = register_die_notifier(&op_ppc_trap_nb);

@@ -37,7 +37,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -54,6 +56,7 @@
 #include "optprobe_target_ppc.h"
 #include "optprobe_test.h"
 #include "exports.h"
+#include "wrap-radix-patch.h"
 
 MODULE_IMPORT_NS(OPTPROBE_INTERNAL);
 
@@ -761,6 +764,51 @@ static bool batch_spread(unsigned long before)
 }
 
 /*
+ * With the kernel's tlbie switched off (its debugfs switch, whose data is
+ * tlbie_enabled), radix before 6.2 takes each patching mapping out of
+ * every TLB by interrupting every CPU, interrupts off: two CPUs doing it
+ * at once would wait for each other for good, so one CPU writes the
+ * batch.  Elsewhere the batch is still spread.  The tail's @n probes, as
+ * traps, unregistered in one batch.
+ */
+static void check_batch_tlbie_off(struct ktap *t, unsigned int n)
+{
+	const char *name = "batch_tlbie_off_one_cpu_before_6_2_radix";
+	bool want = !radix_enabled() || TEST_RADIX_PATCH_LOCAL, spread;
+	unsigned int left = -1;
+	unsigned long before;
+	struct dentry *d;
+	bool *tlbie, was;
+	int ret;
+
+	d = debugfs_lookup("tlbie_enabled", arch_debugfs_dir);
+	if (IS_ERR_OR_NULL(d)) {
+		ktap_skip(t, name, "no powerpc/tlbie_enabled in debugfs");
+		return;
+	}
+	if (num_online_cpus() < 2) {
+		dput(d);
+		ktap_skip(t, name, "one CPU");
+		return;
+	}
+	tlbie = d_inode(d)->i_private;
+	dput(d);
+	was = READ_ONCE(*tlbie);
+	WRITE_ONCE(*tlbie, false);
+	ret = tail_register(&n, OPTPROBE_F_NOOPT);
+	before = op_ppc_batch_parts_spread();
+	if (!ret)
+		optprobe_unregister_many(tail_ps, n);
+	spread = op_ppc_batch_parts_spread() > before;
+	WRITE_ONCE(*tlbie, was);
+	if (!ret)
+		left = batch_words_not(n, 0, true);
+	ktap_check(t, !ret && !left && spread == want, name,
+		   "%d; %u words not back; spread %d, want %d (radix %d)", ret, left, spread,
+		   want, radix_enabled());
+}
+
+/*
  * Batches of more words than one CPU writes (arch-powerpc/patch-batch.c
  * spreads them over the CPUs): every instruction of the tail's
  * functions, a trap at each but the ftrace sites, and each original back
@@ -807,6 +855,11 @@ static void check_batch(struct ktap *t)
 		   "batch_originals_all_back",
 		   "%d; %u words not back from traps (spread %d), %u from %u optimized (spread %d)",
 		   ret, left, spread, opt_left, optimized, opt_spread);
+	if (!ret)
+		check_batch_tlbie_off(t, n);
+	else
+		ktap_check(t, false, "batch_tlbie_off_one_cpu_before_6_2_radix", "not run: %d",
+			   ret);
 	kvfree(tail_ps);
 	kvfree(tail);
 }
@@ -960,7 +1013,7 @@ static void check_stress(struct ktap *t)
 		   hammer.churn_hits);
 }
 
-#define PLAN	(2 * ARRAY_SIZE(core_fns) + 2 + 2 + 2 + 1 + 3 + ARRAY_SIZE(tail_checks) + 2 + 2)
+#define PLAN	(2 * ARRAY_SIZE(core_fns) + 2 + 2 + 2 + 1 + 3 + ARRAY_SIZE(tail_checks) + 2 + 3)
 
 static int __init test_ppc_core_init(void)
 {
