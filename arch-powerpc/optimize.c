@@ -230,11 +230,6 @@ void op_arch_opt_unprepare(struct op_site *site)
 	WRITE_ONCE(site->arch.to_detour, false);
 }
 
-static ppc_inst_t op_ppc_trap_insn(const struct op_site *site)
-{
-	return ppc_inst(BREAKPOINT_INSTRUCTION);
-}
-
 static ppc_inst_t op_ppc_jump_insn(const struct op_site *site)
 {
 	ppc_inst_t b;

@@ -180,8 +180,8 @@ bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn)
 }
 
 /*
- * Write @insn, the trap or the jump, where the instruction prepared must
- * still be, and no kernel kprobe.
+ * Write @insn, the jump of op_arch_arm_jump(), where the instruction
+ * prepared must still be, and no kernel kprobe.
  */
 int op_ppc_arm(struct op_site *site, ppc_inst_t insn)
 {
@@ -202,9 +202,22 @@ bool op_ppc_text_lock_holds_kprobes(void)
 	return op_ppc_kprobe_mutex;
 }
 
-int op_arch_arm(struct op_site *site)
+ppc_inst_t op_ppc_trap_insn(const struct op_site *site)
 {
-	return op_ppc_arm(site, ppc_inst(BREAKPOINT_INSTRUCTION));
+	return ppc_inst(BREAKPOINT_INSTRUCTION);
+}
+
+/* A prefixed original gets its trap over the prefix word alone. */
+void op_arch_arm(struct list_head *sites, struct list_head *failed)
+{
+	struct op_site *site, *tmp;
+
+	op_ppc_text_lock();
+	list_for_each_entry_safe(site, tmp, sites, opt_list)
+		if (!op_ppc_word_is(site, site->arch.insn))
+			list_move_tail(&site->opt_list, failed);
+	op_ppc_patch_sites(sites, op_ppc_trap_insn);
+	op_ppc_text_unlock();
 }
 
 static ppc_inst_t op_ppc_original(const struct op_site *site)

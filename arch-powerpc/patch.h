@@ -21,6 +21,8 @@ void op_ppc_text_unlock(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
 bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn);
 int op_ppc_arm(struct op_site *site, ppc_inst_t insn);
+/* the breakpoint optprobe writes at a site */
+ppc_inst_t op_ppc_trap_insn(const struct op_site *site);
 void op_ppc_patch_sites(struct list_head *sites, ppc_inst_t (*to)(const struct op_site *site));
 void __init op_ppc_batch_init(void);
 bool op_ppc_text_lock_holds_kprobes(void);

@@ -116,18 +116,19 @@ static bool op_x86_may_arm(const struct op_site *site)
 	return !op_x86_near_kprobe(site->addr, site->arch.len);
 }
 
-int op_arch_arm(struct op_site *site)
+void op_arch_arm(struct list_head *sites, struct list_head *failed)
 {
 	static const u8 int3 = INT3_INSN_OPCODE;
-	int ret = -EBUSY;
+	struct op_site *site, *tmp;
 
 	op_x86_text_lock();
-	if (op_x86_may_arm(site)) {
-		op_x86_poke_text((void *)site->addr, &int3, INT3_INSN_SIZE);
-		ret = 0;
+	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+		if (op_x86_may_arm(site))
+			op_x86_poke_text((void *)site->addr, &int3, INT3_INSN_SIZE);
+		else
+			list_move_tail(&site->opt_list, failed);
 	}
 	op_x86_text_unlock();
-	return ret;
 }
 
 void op_arch_disarm(struct list_head *sites)

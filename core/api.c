@@ -219,28 +219,54 @@ unsigned long op_probe_hits(const struct optprobe *p)
 }
 EXPORT_SYMBOL_NS_GPL(op_probe_hits, OPTPROBE_INTERNAL);
 
+/* The first of @ps[0..@n) whose breakpoint op_opt_arm_end() could not write. */
+static unsigned int op_first_unarmed(struct optprobe **ps, unsigned int n)
+{
+	struct op_site *site;
+	unsigned int i;
+
+	for (i = 0; i < n - 1; i++) {
+		site = op_site_of(ps[i]);
+		if (site->state == OP_ST_DISARMED && op_site_wanted(site))
+			break;
+	}
+	return i;
+}
+
 /*
  * Register @ps[0..@n), all or none: on failure, the ones before the
- * failed one (*@failed) go again.  @own: their flags may hold optprobe's
- * own (OP_F_OWN, OP_F_MARKER).
+ * failed one (*@failed) go again, or all of them if it failed as its
+ * breakpoint was written with the others'.  @own: their flags may hold
+ * optprobe's own (OP_F_OWN, OP_F_MARKER).
  */
 static int op_register_batch(struct optprobe **ps, unsigned int n, unsigned int *failed,
 			     bool own)
 {
-	unsigned int i;
+	unsigned int i, registered;
+	LIST_HEAD(arm);
 	int ret = 0;
 
 	mutex_lock(&op_mutex);
 	op_check_forget();
+	op_opt_arm_begin(&arm);
 	for (i = 0; i < n && !ret; i++)
 		ret = op_register_locked(ps[i], own);
+	if (ret) {
+		op_opt_arm_end(&arm, false);
+		*failed = i - 1;
+		registered = *failed;
+	} else if (op_opt_arm_end(&arm, true)) {
+		*failed = op_first_unarmed(ps, n);
+		registered = n;
+		ret = -EBUSY;
+		op_warn(ps[*failed], "register", OP_R_TEXT_TAKEN, ret);
+	}
 	op_unlock();
 	if (!ret)
 		return 0;
-	*failed = i - 1;
 	/* a grace period only if there is a probe to wait for */
-	if (*failed)
-		op_unregister_batch(ps, *failed);
+	if (registered)
+		op_unregister_batch(ps, registered);
 	return ret;
 }
 

@@ -195,9 +195,10 @@ void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp);
  * ->opt_list) in one batch: the kernel's text lock taken once.  Arming
  * checks again, under that lock, that the original instruction is still
  * there and that no kernel kprobe has appeared over it since
- * op_arch_check_insn(): -EBUSY if not.  Disarming never writes over a
- * kernel kprobe's breakpoint: one there took the original instruction
- * before optprobe's breakpoint was written, and puts it back itself.
+ * op_arch_check_insn(): a site where either fails is moved to @failed,
+ * nothing written there.  Disarming never writes over a kernel kprobe's
+ * breakpoint: one there took the original instruction before optprobe's
+ * breakpoint was written, and puts it back itself.
  *
  * op_arch_commit() - make every write since the last commit seen by every
  * CPU.  The core calls it before releasing op_mutex after an operation
@@ -205,7 +206,7 @@ void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp);
  * all CPUs, a wait) is paid once per operation, not once per probe; until
  * then, a CPU may run the old or the new text at any site written.
  */
-int op_arch_arm(struct op_site *site);
+void op_arch_arm(struct list_head *sites, struct list_head *failed);
 void op_arch_disarm(struct list_head *sites);
 void op_arch_commit(void);
 
@@ -263,7 +264,7 @@ void op_arch_commit(void);
  * op_arch_opt_prepare(), then the jump written where the original is,
  * checked as op_arch_arm() checks it.  One text write instead of two, the
  * breakpoint and then the jump.  -EAGAIN, nothing changed, for a site
- * that is not one; another errno as op_arch_arm()'s.
+ * that is not one; -EBUSY where op_arch_arm() would fail the site.
  */
 int op_arch_opt_prepare(struct op_site *site);
 bool op_arch_opt_at_once(const struct op_site *site);

@@ -34,6 +34,8 @@ unsigned int op_slots_used(void);
 /* optimizer.c: what debugfs "optimize" and "boost" switch */
 void op_set_optimize(bool optimize);
 void op_set_boost(bool boost);
+/* optimizer.c: called before a register batch's breakpoints are written */
+void op_set_arm_hook(void (*hook)(void));
 
 #include "exports-arch.h"
 

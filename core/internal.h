@@ -92,12 +92,13 @@ void op_ftrace_exit(void);
 #define OP_OPT_RECHECK	HZ
 int op_optimizer_init(void);
 void op_optimizer_exit(void);
-int op_site_arm(struct op_site *site);
 void op_site_disarm(struct op_site *site);
 void op_site_gone(struct op_site *site);
 bool op_opt_wanted(struct op_site *site);
 void op_opt_queue(struct op_site *site);
 void op_opt_cancel(struct op_site *site);
+void op_opt_arm_begin(struct list_head *sites);
+int op_opt_arm_end(struct list_head *sites, bool write);
 void op_opt_reoptimize(struct op_site *site);
 void op_opt_rehold(struct op_site *site);
 void op_opt_unoptimize(struct list_head *sites);

@@ -52,6 +52,11 @@ static LIST_HEAD(op_opt_prepared);	/* PREPARED, waiting out the grace period */
 static LIST_HEAD(op_opt_parked);	/* PARKED */
 static LIST_HEAD(op_opt_held);		/* UNOPTIMIZING */
 
+/* A register batch's breakpoints to write (op_opt_arm_begin()), or NULL. */
+static struct list_head *op_opt_to_arm;
+/* For tests: op_set_arm_hook(). */
+static void (*op_arm_hook)(void);
+
 /*
  * Two works on one ordered queue, so they never run at once: the batch
  * (QUEUED -> PREPARED -> OPTIMIZED) and the recheck of sites that wait on
@@ -96,18 +101,25 @@ static void op_opt_recheck_later(void)
 		queue_delayed_work(op_optimizer_wq, &op_recheck_work, OP_OPT_RECHECK);
 }
 
-/**
- * op_site_arm() - DISARMED -> ARMED: write the breakpoint, or attach ftrace
- * @site:	a disarmed site
- *
- * Return: 0, or the backend's or ftrace's error, the site left disarmed.
+/*
+ * DISARMED -> ARMED: write @site's breakpoint, or attach ftrace.  Return:
+ * 0, or -EBUSY where op_arch_arm() fails it, or ftrace's error, the site
+ * left disarmed.
  */
-int op_site_arm(struct op_site *site)
+static int op_site_arm(struct op_site *site)
 {
+	LIST_HEAD(failed);
+	LIST_HEAD(one);
 	int ret;
 
-	lockdep_assert_held(&op_mutex);
-	ret = site->ftrace ? op_ftrace_arm(site) : op_arch_arm(site);
+	if (site->ftrace) {
+		ret = op_ftrace_arm(site);
+	} else {
+		op_site_list(site, &one);
+		op_arch_arm(&one, &failed);
+		ret = list_empty(&one) ? -EBUSY : 0;
+		op_site_list(site, NULL);
+	}
 	if (!ret)
 		op_site_move(site, OP_ST_ARMED);
 	return ret;
@@ -514,6 +526,18 @@ static bool op_opt_arm_jump(struct op_site *site)
 	return true;
 }
 
+/* @site is armed: have it optimized if it may be. */
+static void op_opt_armed(struct op_site *site)
+{
+	if (!op_opt_wanted(site)) {
+		op_opt_cancel(site);
+		return;
+	}
+	op_opt_queue(site);
+	if (site->marker && site->state == OP_ST_QUEUED)
+		op_opt_now(site);
+}
+
 /*
  * Arm or disarm @site, which has no jump, as wanted, and have an armed
  * one optimized if it may be.
@@ -526,24 +550,90 @@ static int op_opt_update(struct op_site *site)
 		op_opt_cancel(site);
 		if (op_site_armed(site))
 			op_site_disarm(site);
+		else	/* off a register batch's breakpoints to write, if on */
+			op_site_list(site, NULL);
 		return 0;
 	}
 	if (site->state == OP_ST_DISARMED) {
 		if (op_opt_arm_jump(site))
 			return 0;
+		if (op_opt_to_arm && !site->ftrace) {
+			op_site_list(site, op_opt_to_arm);
+			return 0;
+		}
 		ret = op_site_arm(site);
 		if (ret)
 			return ret;
 	}
-	if (!op_opt_wanted(site)) {
-		op_opt_cancel(site);
-		return 0;
-	}
-	op_opt_queue(site);
-	if (site->marker && site->state == OP_ST_QUEUED)
-		op_opt_now(site);
+	op_opt_armed(site);
 	return 0;
 }
+
+/**
+ * op_opt_arm_begin() - a register batch starts
+ * @sites:	an empty list, where its breakpoints to write wait
+ *
+ * Until op_opt_arm_end(), a site to arm with a breakpoint waits on
+ * @sites, disarmed, instead of having it written at once: a batch's
+ * words are then written under one take of the text locks (on ppc64le,
+ * spread over the CPUs: patch-batch.c).
+ *
+ * Context: op_mutex held until op_opt_arm_end().
+ */
+void op_opt_arm_begin(struct list_head *sites)
+{
+	lockdep_assert_held(&op_mutex);
+	op_opt_to_arm = sites;
+}
+
+/**
+ * op_opt_arm_end() - write the breakpoints of the register batch, or not
+ * @sites:	as given to op_opt_arm_begin(); left empty
+ * @write:	false when the batch failed before: its sites stay disarmed
+ *
+ * Return: 0, or -EBUSY: a site's text changed, or a kernel kprobe arrived
+ * over it, since it was checked; such sites stay disarmed (a site wanted
+ * armed but left disarmed is one of them), the others are armed.
+ */
+int op_opt_arm_end(struct list_head *sites, bool write)
+{
+	struct op_site *site, *tmp;
+	LIST_HEAD(failed);
+	int ret;
+
+	lockdep_assert_held(&op_mutex);
+	op_opt_to_arm = NULL;
+	if (write) {
+		if (op_arm_hook)
+			op_arm_hook();
+		op_arch_arm(sites, &failed);
+	} else {
+		list_splice_init(sites, &failed);
+	}
+	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+		list_del_init(&site->opt_list);
+		op_site_move(site, OP_ST_ARMED);
+		op_opt_armed(site);
+	}
+	ret = list_empty(&failed) ? 0 : -EBUSY;
+	list_for_each_entry_safe(site, tmp, &failed, opt_list)
+		list_del_init(&site->opt_list);
+	return ret;
+}
+
+/**
+ * op_set_arm_hook() - for tests: call @hook where a register batch's
+ * breakpoints are about to be written (op_mutex held), or none if NULL
+ * @hook:	registers a kernel kprobe over one of the batch's sites, say,
+ *		as may happen at any time there
+ */
+void op_set_arm_hook(void (*hook)(void))
+{
+	mutex_lock(&op_mutex);
+	op_arm_hook = hook;
+	mutex_unlock(&op_mutex);
+}
+EXPORT_SYMBOL_NS_GPL(op_set_arm_hook, OPTPROBE_INTERNAL);
 
 /**
  * op_opt_site() - make the moves that bring @site to what it wants

@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kprobes.h>
 #include <linux/module.h>
 
 #include "exports.h"
@@ -234,11 +235,73 @@ static void check_already_registered(struct ktap *t)
 		   ret1, ret, n, kept->hits, logs[f].pre, logs[f].post);
 }
 
+/* A kernel kprobe over a batch's site, with a post handler: never optimized. */
+static unsigned long kp_hits;
+
+static int kp_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	kp_hits++;
+	return 0;
+}
+
+static void kp_post(struct kprobe *kp, struct pt_regs *regs, unsigned long flags)
+{
+}
+
+static struct kprobe arriving_kp = {
+	.pre_handler = kp_pre,
+	.post_handler = kp_post,
+};
+static int arriving_ret = -EINVAL;
+
+static void kprobe_arrives(void)
+{
+	arriving_ret = register_kprobe(&arriving_kp);
+}
+
+/*
+ * A kernel kprobe arrives over one of a batch's sites after the site was
+ * checked, before the batch's breakpoints are written (op_set_arm_hook():
+ * the kprobe comes from another task at any time in production): the
+ * batch fails with -EBUSY, the first probe on that address is named, none
+ * is left registered, and the kernel's kprobe alone fires there.  Inside
+ * the function: an ftrace site at the entry is armed at once, and refuses
+ * the kprobe.  Every probe with OPTPROBE_F_NOOPT: a breakpoint to write
+ * on both arches (on ppc64le, a module-text site's jump is written
+ * straight away instead).
+ */
+static void check_kprobe_before_arm(struct ktap *t)
+{
+	unsigned int bad = 5 * PER_FUNC + PER_FUNC / 2, failed = NR_PROBES, right, n, i;
+	unsigned long hits;
+	int ret;
+
+	init_probes();
+	for (i = 0; i < NR_PROBES; i++)
+		probes[i].p.flags |= OPTPROBE_F_NOOPT;
+	arriving_kp.addr = (kprobe_opcode_t *)insides[bad / PER_FUNC];
+	kp_hits = 0;
+	op_set_arm_hook(kprobe_arrives);
+	ret = optprobe_register_batch(ps, NR_PROBES, &failed);
+	op_set_arm_hook(NULL);
+	n = nr_registered();
+	right = call_all("");
+	hits = kp_hits;
+	if (!arriving_ret)
+		unregister_kprobe(&arriving_kp);
+	ktap_check(t, !arriving_ret && ret == -EBUSY && failed == bad && !n && right == NR_FUNCS &&
+		   hits == 1, "kprobe_before_arm_is_ebusy_none_registered",
+		   "kprobe %d; returned %d, failed %u (want %u), %u registered, %u of %u functions ran no handler, kprobe hits %lu",
+		   arriving_ret, ret, failed, bad, n, right, NR_FUNCS, hits);
+	if (!ret)
+		optprobe_unregister_many(ps, NR_PROBES);
+}
+
 static int __init test_many_init(void)
 {
 	struct ktap t;
 
-	ktap_start(&t, 14);
+	ktap_start(&t, 15);
 	check_boundaries(&t);
 	check_good(&t, "first");
 	check_bad(&t, "bad_first_is_einval_none_registered", 0, spoil_handlers, -EINVAL);
@@ -248,6 +311,7 @@ static int __init test_many_init(void)
 		  spoil_blacklisted, -EINVAL);
 	check_bad(&t, "duplicate_is_eexist_none_registered", 40, spoil_duplicate, -EEXIST);
 	check_already_registered(&t);
+	check_kprobe_before_arm(&t);
 	check_counters_again(&t);
 	/* after all that, the good set registers and fires as before */
 	check_good(&t, "again");
