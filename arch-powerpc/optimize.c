@@ -252,19 +252,33 @@ static ppc_inst_t op_ppc_jump_insn(const struct op_site *site)
  * site would be optimized with no branch, where a trap taken over that
  * way is found gone before its branch is written (op_arch_optimize()).
  */
-int op_arch_arm_jump(struct op_site *site)
+int op_arch_jump_ready(struct op_site *site)
 {
-	int ret;
-
 	if (!site->detour || !site->arch.post_switch || !op_ppc_text_lock_holds_kprobes())
 		return -EAGAIN;
-	ret = op_arch_opt_prepare(site);
-	if (ret)
-		return ret;
-	ret = op_ppc_arm(site, op_ppc_jump_insn(site));
-	if (ret)
-		op_arch_opt_unprepare(site);
-	return ret;
+	return op_arch_opt_prepare(site);
+}
+
+/* What arming writes: the trap, or the jump where op_arch_jump_ready() said so. */
+static ppc_inst_t op_ppc_arm_insn(const struct op_site *site)
+{
+	return site->arm_jump ? op_ppc_jump_insn(site) : op_ppc_trap_insn(site);
+}
+
+/*
+ * Where the instruction prepared still is, and no kernel kprobe.  A
+ * prefixed original gets its trap or branch over the prefix word alone.
+ */
+void op_arch_arm(struct list_head *sites, struct list_head *failed)
+{
+	struct op_site *site, *tmp;
+
+	op_ppc_text_lock();
+	list_for_each_entry_safe(site, tmp, sites, link)
+		if (!op_ppc_word_is(site, site->arch.insn))
+			list_move_tail(&site->link, failed);
+	op_ppc_patch_sites(sites, op_ppc_arm_insn);
+	op_ppc_text_unlock();
 }
 
 /*
@@ -276,10 +290,10 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 	struct op_site *site, *tmp;
 
 	op_ppc_text_lock();
-	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+	list_for_each_entry_safe(site, tmp, sites, link) {
 		if (!op_ppc_word_is(site, op_ppc_trap_insn(site))) {
 			site->reason = OP_R_TEXT_CHANGED;
-			list_move_tail(&site->opt_list, failed);
+			list_move_tail(&site->link, failed);
 		}
 	}
 	op_ppc_patch_sites(sites, op_ppc_jump_insn);
@@ -303,9 +317,9 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 	struct op_site *site, *tmp;
 
 	op_ppc_text_lock();
-	list_for_each_entry_safe(site, tmp, sites, opt_list)
+	list_for_each_entry_safe(site, tmp, sites, link)
 		if (!op_ppc_word_is(site, op_ppc_jump_insn(site)))
-			list_move_tail(&site->opt_list, held);
+			list_move_tail(&site->link, held);
 	op_ppc_patch_sites(sites, op_ppc_unjump_insn);
 	op_ppc_text_unlock();
 }

@@ -95,7 +95,7 @@ static void op_ppc_batch_write(struct op_ppc_batch_part *part)
 
 	for (i = 0; i < part->nr; i++) {
 		part->failed += !!op_kcall(patch_instruction)((u32 *)site->addr, part->to(site));
-		site = list_next_entry(site, opt_list);
+		site = list_next_entry(site, link);
 		cond_resched();
 	}
 }
@@ -113,7 +113,7 @@ static void op_ppc_batch_cut(struct list_head *sites, unsigned int nr, unsigned 
 	struct op_site *site;
 	unsigned int i = 0, k = 0;
 
-	list_for_each_entry(site, sites, opt_list) {
+	list_for_each_entry(site, sites, link) {
 		if (k == i * nr / n) {
 			parts[i] = (struct op_ppc_batch_part){ .first = site, .to = to };
 			i++;
@@ -124,7 +124,7 @@ static void op_ppc_batch_cut(struct list_head *sites, unsigned int nr, unsigned 
 }
 
 /**
- * op_ppc_patch_sites() - write to(site) at each of @sites, by ->opt_list
+ * op_ppc_patch_sites() - write to(site) at each of @sites, by ->link
  * @sites:	sites whose word the caller found as expected, the kernel's
  *		text locks held (op_ppc_text_lock())
  * @to:		the instruction for each
@@ -140,7 +140,7 @@ void op_ppc_patch_sites(struct list_head *sites, ppc_inst_t (*to)(const struct o
 	struct op_site *site;
 
 	lockdep_assert_held(&op_mutex);
-	list_for_each_entry(site, sites, opt_list)
+	list_for_each_entry(site, sites, link)
 		nr++;
 	if (!nr)
 		return;
@@ -175,7 +175,7 @@ void op_ppc_patch_sites(struct list_head *sites, ppc_inst_t (*to)(const struct o
 	if (cpus_held)
 		cpus_read_unlock();
 	WARN_ONCE(failed, "optprobe: %u of %u text words not written\n", failed, nr);
-	list_for_each_entry(site, sites, opt_list)
+	list_for_each_entry(site, sites, link)
 		op_ppc_tcg_rewrite_later(site->addr, to(site));
 }
 

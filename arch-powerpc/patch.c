@@ -179,23 +179,6 @@ bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn)
 	       now == ppc_inst_val(insn) && !op_ppc_kprobe_at(site->addr);
 }
 
-/*
- * Write @insn, the jump of op_arch_arm_jump(), where the instruction
- * prepared must still be, and no kernel kprobe.
- */
-int op_ppc_arm(struct op_site *site, ppc_inst_t insn)
-{
-	int ret = -EBUSY;
-
-	op_ppc_text_lock();
-	if (op_ppc_word_is(site, site->arch.insn)) {
-		op_ppc_patch(site->addr, insn);
-		ret = 0;
-	}
-	op_ppc_text_unlock();
-	return ret;
-}
-
 /* Does op_ppc_text_lock() keep the kernel's kprobes from writing meanwhile? */
 bool op_ppc_text_lock_holds_kprobes(void)
 {
@@ -205,19 +188,6 @@ bool op_ppc_text_lock_holds_kprobes(void)
 ppc_inst_t op_ppc_trap_insn(const struct op_site *site)
 {
 	return ppc_inst(BREAKPOINT_INSTRUCTION);
-}
-
-/* A prefixed original gets its trap over the prefix word alone. */
-void op_arch_arm(struct list_head *sites, struct list_head *failed)
-{
-	struct op_site *site, *tmp;
-
-	op_ppc_text_lock();
-	list_for_each_entry_safe(site, tmp, sites, opt_list)
-		if (!op_ppc_word_is(site, site->arch.insn))
-			list_move_tail(&site->opt_list, failed);
-	op_ppc_patch_sites(sites, op_ppc_trap_insn);
-	op_ppc_text_unlock();
 }
 
 static ppc_inst_t op_ppc_original(const struct op_site *site)
@@ -236,9 +206,9 @@ void op_arch_disarm(struct list_head *sites)
 	LIST_HEAD(kept);
 
 	op_ppc_text_lock();
-	list_for_each_entry_safe(site, tmp, sites, opt_list)
+	list_for_each_entry_safe(site, tmp, sites, link)
 		if (!op_ppc_word_is(site, ppc_inst(BREAKPOINT_INSTRUCTION)))
-			list_move_tail(&site->opt_list, &kept);
+			list_move_tail(&site->link, &kept);
 	op_ppc_patch_sites(sites, op_ppc_original);
 	op_ppc_text_unlock();
 	list_splice_tail(&kept, sites);

@@ -20,7 +20,6 @@ void op_ppc_text_lock(void);
 void op_ppc_text_unlock(void);
 void op_ppc_patch(unsigned long addr, ppc_inst_t insn);
 bool op_ppc_word_is(const struct op_site *site, ppc_inst_t insn);
-int op_ppc_arm(struct op_site *site, ppc_inst_t insn);
 /* the breakpoint optprobe writes at a site */
 ppc_inst_t op_ppc_trap_insn(const struct op_site *site);
 void op_ppc_patch_sites(struct list_head *sites, ppc_inst_t (*to)(const struct op_site *site));

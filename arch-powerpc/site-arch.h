@@ -74,7 +74,7 @@ struct op_arch_site {
 	/* the original: one word, or a prefix and its suffix (ppc_inst_len()) */
 	ppc_inst_t insn;
 	/* jump optimization */
-	u16 post_switch;	/* its offset in the stub; 0 until the stub is written */
+	u8 post_switch;		/* its offset in the stub; 0 until the stub is written */
 	bool to_detour;		/* trap hits go to the detour */
 };
 

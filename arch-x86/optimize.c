@@ -451,7 +451,7 @@ bool op_arch_opt_at_once(const struct op_site *site)
 }
 
 /* A detour is written only when its site is prepared, armed already. */
-int op_arch_arm_jump(struct op_site *site)
+int op_arch_jump_ready(struct op_site *site)
 {
 	return -EAGAIN;
 }
@@ -502,10 +502,10 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 	u8 jmp[JMP32_INSN_SIZE];
 
 	op_x86_text_lock();
-	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+	list_for_each_entry_safe(site, tmp, sites, link) {
 		if (!op_x86_may_optimize(site)) {
 			site->reason = OP_R_TEXT_CHANGED;
-			list_move_tail(&site->opt_list, failed);
+			list_move_tail(&site->link, failed);
 			continue;
 		}
 		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)site->addr, site->detour,
@@ -513,7 +513,7 @@ void op_arch_optimize(struct list_head *sites, struct list_head *failed)
 		op_kcall(text_poke_queue)((void *)site->addr, jmp, JMP32_INSN_SIZE, NULL);
 	}
 	op_kcall(text_poke_finish)();
-	list_for_each_entry(site, sites, opt_list)
+	list_for_each_entry(site, sites, link)
 		op_x86_region_tail(site);
 	op_x86_text_unlock();
 }
@@ -548,13 +548,13 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 	unsigned long addr;
 
 	op_x86_text_lock();
-	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+	list_for_each_entry_safe(site, tmp, sites, link) {
 		addr = site->addr;
 		__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)addr, site->detour,
 				JMP32_INSN_SIZE);
 		if (op_x86_kprobe_in(addr - OP_X86_KPROBE_REACH, addr + site->arch.rlen) ||
 		    memcmp((void *)addr, jmp, JMP32_INSN_SIZE)) {
-			list_move_tail(&site->opt_list, held);
+			list_move_tail(&site->link, held);
 			continue;
 		}
 		WRITE_ONCE(site->arch.to_detour, true);
@@ -563,11 +563,11 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held)
 	if (list_empty(sites))
 		goto out;
 	op_x86_sync();
-	list_for_each_entry(site, sites, opt_list)
+	list_for_each_entry(site, sites, link)
 		op_x86_poke_text((void *)site->addr + 1, &site->arch.region[1],
 				 site->arch.rlen - 1);
 	op_x86_sync();
-	list_for_each_entry(site, sites, opt_list)
+	list_for_each_entry(site, sites, link)
 		if (site->unopt_disarm)
 			op_x86_poke_text((void *)site->addr, site->arch.region, INT3_INSN_SIZE);
 	op_arch_commit();

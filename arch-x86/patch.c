@@ -122,11 +122,12 @@ void op_arch_arm(struct list_head *sites, struct list_head *failed)
 	struct op_site *site, *tmp;
 
 	op_x86_text_lock();
-	list_for_each_entry_safe(site, tmp, sites, opt_list) {
+	list_for_each_entry_safe(site, tmp, sites, link) {
 		if (op_x86_may_arm(site))
 			op_x86_poke_text((void *)site->addr, &int3, INT3_INSN_SIZE);
 		else
-			list_move_tail(&site->opt_list, failed);
+			list_move_tail(&site->link, failed);
+		cond_resched();
 	}
 	op_x86_text_unlock();
 }
@@ -141,7 +142,7 @@ void op_arch_disarm(struct list_head *sites)
 	 * Only our own int3 goes: not a kernel kprobe's, which holds the
 	 * original as its own and puts it back itself.
 	 */
-	list_for_each_entry(site, sites, opt_list)
+	list_for_each_entry(site, sites, link)
 		if (!copy_from_kernel_nofault(&now, (void *)site->addr, 1) &&
 		    now == INT3_INSN_OPCODE && !op_x86_kprobe_in(site->addr, site->addr + 1))
 			op_x86_poke_text((void *)site->addr, site->arch.insn, INT3_INSN_SIZE);

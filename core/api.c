@@ -118,13 +118,13 @@ static int op_register_locked(struct optprobe *p, bool own)
 	p->disabled = p->flags & OPTPROBE_F_DISABLED;
 	op_site_join(site, p);
 	ret = op_site_change(site, &unopt);
-	op_opt_settle(&unopt);
+	op_opt_settle(&unopt, NULL);
 	if (ret) {
 		why = ret == -EBUSY ? OP_R_TEXT_TAKEN : OP_R_CANNOT_ARM;
 		op_register_undo(p, site, new);
 		if (!new) {
 			op_site_change(site, &unopt);
-			op_opt_settle(&unopt);
+			op_opt_settle(&unopt, NULL);
 			op_site_wait(site);
 		}
 		goto fail;
@@ -145,7 +145,8 @@ fail:
 
 /*
  * Take @p off its site; a site to be disarmed goes onto @unopt
- * (op_site_change()), a site left without probes onto @release.
+ * (op_site_change()), and a site left without probes onto @release if it
+ * is not on @unopt (op_opt_settle() puts it there after its text change).
  */
 static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,
 				 struct list_head *release)
@@ -160,9 +161,13 @@ static void op_unregister_locked(struct optprobe *p, struct list_head *unopt,
 	op_site_leave(site, p);
 	op_site_change(site, unopt);
 	WRITE_ONCE(p->site, NULL);
+	if (!list_empty(&site->probes))
+		return;
 	/* off op_sites_gone_probed, if its module has gone (sites.c) */
-	if (list_empty(&site->probes))
-		list_move(&site->release, release);
+	if (site->state == OP_ST_GONE)
+		list_move(&site->link, release);
+	else if (!op_site_armed(site))
+		list_add_tail(&site->link, release);
 }
 
 /*
@@ -200,7 +205,7 @@ static void op_unregister_batch(struct optprobe **ps, unsigned int n)
 	mutex_lock(&op_mutex);
 	for (i = 0; i < n; i++)
 		op_unregister_locked(ps[i], &unopt, &release);
-	op_opt_settle(&unopt);
+	op_opt_settle(&unopt, &release);
 	op_sites_unlist(&release);
 	op_unlock();
 	op_release(&release);
@@ -219,18 +224,20 @@ unsigned long op_probe_hits(const struct optprobe *p)
 }
 EXPORT_SYMBOL_NS_GPL(op_probe_hits, OPTPROBE_INTERNAL);
 
-/* The first of @ps[0..@n) whose breakpoint op_opt_arm_end() could not write. */
+/*
+ * The first of @ps[0..@n) whose breakpoint op_opt_arm_end() could not
+ * write; their sites' marks cleared.
+ */
 static unsigned int op_first_unarmed(struct optprobe **ps, unsigned int n)
 {
-	struct op_site *site;
-	unsigned int i;
+	unsigned int i, first = n;
 
-	for (i = 0; i < n - 1; i++) {
-		site = op_site_of(ps[i]);
-		if (site->state == OP_ST_DISARMED && op_site_wanted(site))
-			break;
-	}
-	return i;
+	for (i = 0; i < n; i++)
+		if (op_site_of(ps[i])->arm_failed && first == n)
+			first = i;
+	for (i = 0; i < n; i++)
+		op_site_of(ps[i])->arm_failed = false;
+	return WARN_ON_ONCE(first == n) ? 0 : first;
 }
 
 /*
@@ -331,13 +338,11 @@ static int op_probe_set_disabled(struct optprobe *p, struct op_site *site, bool 
 	if (disabled)
 		op_site_drop_sole(site);
 	WRITE_ONCE(p->disabled, disabled);
-	site->nr_enabled += disabled ? -1 : 1;
 	ret = op_site_change(site, unopt);
 	if (!ret || disabled)
 		return 0;	/* disabled all the same: the site's trouble is another's */
 	op_site_drop_sole(site);
 	WRITE_ONCE(p->disabled, true);
-	site->nr_enabled--;
 	op_site_change(site, unopt);
 	return ret;
 }
@@ -368,7 +373,7 @@ static int op_set_disabled(struct optprobe **ps, unsigned int n, bool disabled)
 		}
 		ret = ret ?: err;
 	}
-	op_opt_settle(&unopt);
+	op_opt_settle(&unopt, NULL);
 	op_unlock();
 	/* A handler that started before the probes were disabled has finished. */
 	if (changed && disabled)

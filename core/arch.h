@@ -190,9 +190,10 @@ void op_arch_site_flags(struct op_site *site);
 void op_arch_ftrace_sp(struct pt_regs *regs, unsigned long sp);
 
 /*
- * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr /
- * put the original instruction back, at every site of @sites (linked by
- * ->opt_list) in one batch: the kernel's text lock taken once.  Arming
+ * op_arch_arm() / op_arch_disarm() - write the breakpoint at site->addr
+ * (the jump, where site->arm_jump says op_arch_jump_ready() prepared it)
+ * / put the original instruction back, at every site of @sites (linked by
+ * ->link) in one batch: the kernel's text lock taken once.  Arming
  * checks again, under that lock, that the original instruction is still
  * there and that no kernel kprobe has appeared over it since
  * op_arch_check_insn(): a site where either fails is moved to @failed,
@@ -212,7 +213,7 @@ void op_arch_commit(void);
 
 /*
  * Jump optimization, driven by core/optimizer.c.  All called on armed
- * breakpoint sites, linked through ->opt_list where a list is passed.
+ * breakpoint sites, linked through ->link where a list is passed.
  *
  * op_arch_opt_prepare() - may the breakpoint at site->addr become a jump
  * to a detour?  If so, write the detour (op_slot_alloc(..., &site->detour,
@@ -258,13 +259,13 @@ void op_arch_commit(void);
  * keeps its detour from serving them, or NULL.  The core does not queue
  * such a site, and unoptimizes it if it was optimized.
  *
- * op_arch_arm_jump() - arm a disarmed @site with its jump straight away,
- * where its detour is written already and the jump replaces the probed
- * instruction alone (op_arch_opt_at_once()): prepared as by
- * op_arch_opt_prepare(), then the jump written where the original is,
- * checked as op_arch_arm() checks it.  One text write instead of two, the
+ * op_arch_jump_ready() - may a disarmed @site be armed with its jump
+ * straight away?  Where its detour is written already and the jump
+ * replaces the probed instruction alone (op_arch_opt_at_once()): then it
+ * is prepared as by op_arch_opt_prepare(), and op_arch_arm() writes the
+ * jump where the original is, one text write instead of two, the
  * breakpoint and then the jump.  -EAGAIN, nothing changed, for a site
- * that is not one; -EBUSY where op_arch_arm() would fail the site.
+ * that is not one, another errno as op_arch_opt_prepare()'s.
  */
 int op_arch_opt_prepare(struct op_site *site);
 bool op_arch_opt_at_once(const struct op_site *site);
@@ -274,7 +275,7 @@ void op_arch_unoptimize(struct list_head *sites, struct list_head *held);
 bool op_arch_detour_reached(const struct op_site *site);
 bool op_arch_opt_covers(const struct op_site *site, unsigned long addr);
 enum op_reason op_arch_opt_blocked(const struct op_site *site);
-int op_arch_arm_jump(struct op_site *site);
+int op_arch_jump_ready(struct op_site *site);
 
 struct op_marker_loc;
 

@@ -62,8 +62,13 @@ DEFINE_SHOW_ATTRIBUTE(markers);
 
 static void sites_show_site(struct op_site *site, void *m)
 {
+	unsigned int enabled = 0;
+	struct optprobe *p;
+
+	list_for_each_entry(p, &site->probes, list)
+		enabled += !p->disabled;
 	seq_printf(m, "0x%lx %pS %s %u %s\n", site->addr, (void *)site->addr,
-		   op_opt_state_name(site->state), site->nr_enabled,
+		   op_opt_state_name(site->state), enabled,
 		   op_reason_text(op_site_reason(site)));
 }
 

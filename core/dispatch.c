@@ -3,7 +3,6 @@
  * The hit path's state and its cold part; the rest is inline in
  * dispatch.h.
  */
-#include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/rcupdate_wait.h>
@@ -15,13 +14,19 @@
 DEFINE_PER_CPU(const void *, op_running);
 
 /* Live sites, by address; sites.c hashes and unhashes them under op_mutex. */
-DEFINE_HASHTABLE(op_sites, OP_SITES_BITS);
+struct op_site __rcu *op_sites[1 << OP_SITES_BITS];
 
+/*
+ * With preemption disabled (sched-RCU) or op_mutex held.  Raw reads, as
+ * the hlist walk's were: on the hit path, before its recursion guard,
+ * lockdep's RCU checks are probeable functions of the kernel.
+ */
 notrace struct op_site *op_site_lookup(unsigned long addr)
 {
 	struct op_site *site;
 
-	hash_for_each_possible_rcu(op_sites, site, hash, addr, lockdep_is_held(&op_mutex))
+	for (site = rcu_dereference_raw(*op_sites_bucket(addr)); site;
+	     site = rcu_dereference_raw(site->next))
 		if (site->addr == addr)
 			return site;
 	return NULL;

@@ -4,6 +4,7 @@
 #define OPTPROBE_INTERNAL_H
 
 #include <linux/dcache.h>
+#include <linux/hash.h>
 #include <linux/init.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
@@ -24,12 +25,26 @@ static inline void op_unlock(void)
 	mutex_unlock(&op_mutex);
 }
 
-/* dispatch.c: the hit path's table of sites, and waiting the hit path out */
+/*
+ * dispatch.c: the hit path's table of sites, and waiting the hit path
+ * out.  A site is in the bucket of hash_long() of its address, its chain
+ * linked by ->next: one pointer a site, not a list node's two.
+ */
 #define OP_SITES_BITS	10
-extern struct hlist_head op_sites[1 << OP_SITES_BITS];
+extern struct op_site __rcu *op_sites[1 << OP_SITES_BITS];
+
+static inline struct op_site __rcu **op_sites_bucket(unsigned long addr)
+{
+	return &op_sites[hash_long(addr, OP_SITES_BITS)];
+}
+
+/* The next site of a chain, for writers (op_mutex held) */
+#define op_site_next(p)		rcu_dereference_protected(p, lockdep_is_held(&op_mutex))
 void op_quiesce(bool slots);
 
 /* sites.c */
+struct op_site *op_sites_first(unsigned int *bkt);
+struct op_site *op_sites_next(struct op_site *site, unsigned int *bkt);
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod, bool init);
@@ -42,6 +57,7 @@ void op_sites_cache_destroy(void);
 void op_site_join(struct op_site *site, struct optprobe *p);
 void op_site_leave(struct op_site *site, struct optprobe *p);
 void op_site_wait(struct op_site *site);
+void op_sites_look_later(void);
 void op_release(struct list_head *release);
 struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_reason *why);
 void op_site_add(struct op_site *site);
@@ -105,7 +121,7 @@ void op_opt_unoptimize(struct list_head *sites);
 int op_opt_make_room(unsigned long addr);
 void op_opt_retry(void);
 int op_opt_site(struct op_site *site, struct list_head *unopt);
-void op_opt_settle(struct list_head *unopt);
+void op_opt_settle(struct list_head *unopt, struct list_head *release);
 void op_opt_settle_all(void);
 void op_opt_recheck_now(void);
 void op_opt_flush(void);

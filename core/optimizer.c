@@ -17,7 +17,9 @@
  * Unoptimizing is batched by the callers (op_opt_unoptimize()): sites
  * about to be disarmed are collected and switched back together.  A site
  * whose detour is ready before it is armed, and whose jump replaces one
- * instruction, gets its jump at once instead (op_opt_arm_jump()).
+ * instruction, gets its jump at once instead (op_opt_jump_ready()).  A
+ * register batch writes its sites' breakpoints and such jumps together
+ * at its end (op_opt_arm_end()).
  *
  * The kernel's own kprobes share the text.  A kernel kprobe put on a
  * site's jump saves the jump as the instruction it displaced, and writes
@@ -34,7 +36,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hashtable.h>
 #include <linux/list_sort.h>
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -89,9 +90,9 @@ static bool op_site_move(struct op_site *site, enum op_opt_state to)
 static void op_site_list(struct op_site *site, struct list_head *list)
 {
 	if (list)
-		list_move_tail(&site->opt_list, list);
+		list_move_tail(&site->link, list);
 	else
-		list_del_init(&site->opt_list);
+		list_del_init(&site->link);
 }
 
 /* Sites wait on something else: look again later. */
@@ -102,52 +103,26 @@ static void op_opt_recheck_later(void)
 }
 
 /*
- * DISARMED -> ARMED: write @site's breakpoint, or attach ftrace.  Return:
- * 0, or -EBUSY where op_arch_arm() fails it, or ftrace's error, the site
- * left disarmed.
- */
-static int op_site_arm(struct op_site *site)
-{
-	LIST_HEAD(failed);
-	LIST_HEAD(one);
-	int ret;
-
-	if (site->ftrace) {
-		ret = op_ftrace_arm(site);
-	} else {
-		op_site_list(site, &one);
-		op_arch_arm(&one, &failed);
-		ret = list_empty(&one) ? -EBUSY : 0;
-		op_site_list(site, NULL);
-	}
-	if (!ret)
-		op_site_move(site, OP_ST_ARMED);
-	return ret;
-}
-
-/*
- * ARMED, PARKED or REFUSED -> DISARMED, for @sites (by ->opt_list, none
+ * ARMED, PARKED or REFUSED -> DISARMED, for @sites (by ->link, none
  * on its way to a jump: op_opt_cancel()), the breakpoints in one batch;
- * the list is left empty.
+ * the sites are left on the list.
  */
 static void op_sites_disarm(struct list_head *sites)
 {
 	struct op_site *site, *tmp;
+	LIST_HEAD(breakpoints);
 
-	list_for_each_entry_safe(site, tmp, sites, opt_list) {
-		if (!op_site_move(site, OP_ST_DISARMED)) {
-			list_del_init(&site->opt_list);
+	list_for_each_entry_safe(site, tmp, sites, link) {
+		if (!op_site_move(site, OP_ST_DISARMED))
 			continue;
-		}
 		site->reason = OP_R_NONE;
-		if (site->ftrace) {
-			list_del_init(&site->opt_list);
+		if (site->ftrace)
 			op_ftrace_disarm(site);
-		}
+		else
+			list_move_tail(&site->link, &breakpoints);
 	}
-	op_arch_disarm(sites);
-	list_for_each_entry_safe(site, tmp, sites, opt_list)
-		list_del_init(&site->opt_list);
+	op_arch_disarm(&breakpoints);
+	list_splice_tail(&breakpoints, sites);
 }
 
 /**
@@ -164,6 +139,7 @@ void op_site_disarm(struct op_site *site)
 		return;
 	op_site_list(site, &one);
 	op_sites_disarm(&one);
+	op_site_list(site, NULL);
 }
 
 /**
@@ -289,15 +265,15 @@ void op_opt_rehold(struct op_site *site)
 /* Patch in address order: the kernel's batch flushes on a step back. */
 static int op_site_cmp(void *priv, const struct list_head *a, const struct list_head *b)
 {
-	unsigned long x = list_entry(a, struct op_site, opt_list)->addr;
-	unsigned long y = list_entry(b, struct op_site, opt_list)->addr;
+	unsigned long x = list_entry(a, struct op_site, link)->addr;
+	unsigned long y = list_entry(b, struct op_site, link)->addr;
 
 	return x < y ? -1 : x > y;
 }
 
 /**
  * op_opt_unoptimize() - OPTIMIZED or UNOPTIMIZING -> ARMED, in one batch
- * @sites:	sites with a jump, linked by ->opt_list; they stay on it but
+ * @sites:	sites with a jump, linked by ->link; they stay on it but
  *		for those a kernel kprobe holds
  *
  * A site no longer wanted armed goes to DISARMED instead, its original
@@ -317,10 +293,10 @@ void op_opt_unoptimize(struct list_head *sites)
 		return;
 	/* callers unregister in any order: one batch, not one per step back */
 	list_sort(NULL, sites, op_site_cmp);
-	list_for_each_entry(site, sites, opt_list)
+	list_for_each_entry(site, sites, link)
 		site->unopt_disarm = !op_site_wanted(site);
 	op_arch_unoptimize(sites, &held);
-	list_for_each_entry(site, sites, opt_list) {
+	list_for_each_entry(site, sites, link) {
 		op_arch_opt_unprepare(site);
 		if (site->state == OP_ST_UNOPTIMIZING)
 			module_put(THIS_MODULE);
@@ -331,7 +307,7 @@ void op_opt_unoptimize(struct list_head *sites)
 			op_site_move(site, OP_ST_ARMED);
 		}
 	}
-	list_for_each_entry_safe(site, tmp, &held, opt_list) {
+	list_for_each_entry_safe(site, tmp, &held, link) {
 		if (site->state == OP_ST_OPTIMIZED) {
 			__module_get(THIS_MODULE);
 			op_site_move(site, OP_ST_UNOPTIMIZING);
@@ -382,7 +358,7 @@ int op_opt_make_room(unsigned long addr)
 		op_opt_park(site);
 	}
 	op_opt_unoptimize(&unopt);
-	list_for_each_entry_safe(site, tmp, &unopt, opt_list) {
+	list_for_each_entry_safe(site, tmp, &unopt, link) {
 		if (site->state == OP_ST_ARMED) {
 			site->reason = OP_R_PROBE_IN_JUMP;
 			op_opt_park(site);
@@ -408,7 +384,7 @@ void op_opt_retry(void)
 	struct op_site *site, *tmp;
 
 	lockdep_assert_held(&op_mutex);
-	list_for_each_entry_safe(site, tmp, &op_opt_parked, opt_list) {
+	list_for_each_entry_safe(site, tmp, &op_opt_parked, link) {
 		if (!op_opt_wanted(site)) {
 			op_opt_cancel(site);
 			if (!op_site_wanted(site))
@@ -438,7 +414,7 @@ static bool op_opt_prepare_queued(void)
 	struct op_site *site, *tmp;
 	int ret;
 
-	list_for_each_entry_safe(site, tmp, &op_opt_queued, opt_list) {
+	list_for_each_entry_safe(site, tmp, &op_opt_queued, link) {
 		ret = op_arch_opt_prepare(site);
 		if (ret) {
 			op_opt_refused(site, ret);
@@ -458,12 +434,12 @@ static void op_opt_patch(struct list_head *batch)
 
 	list_sort(NULL, batch, op_site_cmp);
 	op_arch_optimize(batch, &failed);
-	list_for_each_entry_safe(site, tmp, batch, opt_list) {
+	list_for_each_entry_safe(site, tmp, batch, link) {
 		op_site_list(site, NULL);
 		op_site_move(site, OP_ST_OPTIMIZED);
 		site->reason = OP_R_NONE;
 	}
-	list_for_each_entry_safe(site, tmp, &failed, opt_list) {
+	list_for_each_entry_safe(site, tmp, &failed, link) {
 		op_arch_opt_unprepare(site);
 		op_opt_park(site);
 	}
@@ -506,26 +482,6 @@ static void op_opt_now(struct op_site *site)
 	op_opt_patch(&batch);
 }
 
-/*
- * DISARMED -> OPTIMIZED in one text write, for a site whose detour is
- * ready and whose jump replaces its instruction alone
- * (op_arch_arm_jump()): no task can be inside what the jump replaces, and
- * no breakpoint need come first.  On ppc64le, a site in module text has
- * its stub from its creation: registering thousands there writes half as
- * much text.  False, the site left disarmed, if it is not such a site.
- */
-static bool op_opt_arm_jump(struct op_site *site)
-{
-	if (site->ftrace || !op_opt_wanted(site) || op_arch_arm_jump(site))
-		return false;
-	op_site_move(site, OP_ST_ARMED);
-	op_site_move(site, OP_ST_QUEUED);
-	op_site_move(site, OP_ST_PREPARED);
-	op_site_move(site, OP_ST_OPTIMIZED);
-	site->reason = OP_R_NONE;
-	return true;
-}
-
 /* @site is armed: have it optimized if it may be. */
 static void op_opt_armed(struct op_site *site)
 {
@@ -539,13 +495,79 @@ static void op_opt_armed(struct op_site *site)
 }
 
 /*
+ * Is a disarmed @site to be armed with its jump (->arm_jump)?  One whose
+ * detour is ready and whose jump replaces its instruction alone
+ * (op_arch_jump_ready()) goes DISARMED -> OPTIMIZED in one text write: no
+ * task can be inside what the jump replaces, and no breakpoint need come
+ * first.  On ppc64le, a site in module text has its stub from its
+ * creation: registering thousands there writes half as much text.
+ */
+static void op_opt_jump_ready(struct op_site *site)
+{
+	site->arm_jump = !site->ftrace && op_opt_wanted(site) && !op_arch_jump_ready(site);
+}
+
+/* op_arch_arm() wrote @site's breakpoint, or its jump: the moves that follow. */
+static void op_opt_written(struct op_site *site)
+{
+	op_site_move(site, OP_ST_ARMED);
+	if (!site->arm_jump) {
+		op_opt_armed(site);
+		return;
+	}
+	site->arm_jump = false;
+	op_site_move(site, OP_ST_QUEUED);
+	op_site_move(site, OP_ST_PREPARED);
+	op_site_move(site, OP_ST_OPTIMIZED);
+	site->reason = OP_R_NONE;
+}
+
+/* Nothing was written at @site: it stays disarmed, its detour unprepared. */
+static void op_opt_unwritten(struct op_site *site)
+{
+	if (site->arm_jump)
+		op_arch_opt_unprepare(site);
+	site->arm_jump = false;
+}
+
+/*
+ * DISARMED -> ARMED (or OPTIMIZED): write @site's breakpoint or jump, or
+ * attach ftrace, and have it optimized if it may be.  Return: 0, or
+ * -EBUSY where op_arch_arm() fails it, or ftrace's error, the site left
+ * disarmed.
+ */
+static int op_site_arm(struct op_site *site)
+{
+	LIST_HEAD(failed);
+	LIST_HEAD(one);
+	int ret;
+
+	if (site->ftrace) {
+		ret = op_ftrace_arm(site);
+		if (!ret) {
+			op_site_move(site, OP_ST_ARMED);
+			op_opt_armed(site);
+		}
+		return ret;
+	}
+	op_opt_jump_ready(site);
+	op_site_list(site, &one);
+	op_arch_arm(&one, &failed);
+	ret = list_empty(&one) ? -EBUSY : 0;
+	op_site_list(site, NULL);
+	if (ret)
+		op_opt_unwritten(site);
+	else
+		op_opt_written(site);
+	return ret;
+}
+
+/*
  * Arm or disarm @site, which has no jump, as wanted, and have an armed
  * one optimized if it may be.
  */
 static int op_opt_update(struct op_site *site)
 {
-	int ret;
-
 	if (!op_site_wanted(site)) {
 		op_opt_cancel(site);
 		if (op_site_armed(site))
@@ -554,29 +576,28 @@ static int op_opt_update(struct op_site *site)
 			op_site_list(site, NULL);
 		return 0;
 	}
-	if (site->state == OP_ST_DISARMED) {
-		if (op_opt_arm_jump(site))
-			return 0;
-		if (op_opt_to_arm && !site->ftrace) {
-			op_site_list(site, op_opt_to_arm);
-			return 0;
-		}
-		ret = op_site_arm(site);
-		if (ret)
-			return ret;
+	if (site->state != OP_ST_DISARMED) {
+		op_opt_armed(site);
+		return 0;
 	}
-	op_opt_armed(site);
-	return 0;
+	if (op_opt_to_arm && !site->ftrace) {
+		/* a disarmed site on a list is on the register batch's already */
+		if (list_empty(&site->link))
+			op_site_list(site, op_opt_to_arm);
+		return 0;
+	}
+	return op_site_arm(site);
 }
 
 /**
  * op_opt_arm_begin() - a register batch starts
  * @sites:	an empty list, where its breakpoints to write wait
  *
- * Until op_opt_arm_end(), a site to arm with a breakpoint waits on
- * @sites, disarmed, instead of having it written at once: a batch's
- * words are then written under one take of the text locks (on ppc64le,
- * spread over the CPUs: patch-batch.c).
+ * Until op_opt_arm_end(), a site to arm with a breakpoint or its jump
+ * waits on @sites, disarmed, instead of having it written at once: a
+ * batch's words are then written under one take of the text locks (on
+ * ppc64le, spread over the CPUs: patch-batch.c).  Which of the two it
+ * gets is decided then, with what all its probes of the batch ask.
  *
  * Context: op_mutex held until op_opt_arm_end().
  */
@@ -587,45 +608,57 @@ void op_opt_arm_begin(struct list_head *sites)
 }
 
 /**
- * op_opt_arm_end() - write the breakpoints of the register batch, or not
+ * op_opt_arm_end() - write the register batch's breakpoints and jumps, or not
  * @sites:	as given to op_opt_arm_begin(); left empty
  * @write:	false when the batch failed before: its sites stay disarmed
  *
  * Return: 0, or -EBUSY: a site's text changed, or a kernel kprobe arrived
- * over it, since it was checked; such sites stay disarmed (a site wanted
- * armed but left disarmed is one of them), the others are armed.
+ * over it, since it was checked; such sites stay disarmed, marked
+ * ->arm_failed for the caller to find and clear, the others are armed.
  */
 int op_opt_arm_end(struct list_head *sites, bool write)
 {
 	struct op_site *site, *tmp;
+	void (*hook)(void);
 	LIST_HEAD(failed);
 	int ret;
 
 	lockdep_assert_held(&op_mutex);
 	op_opt_to_arm = NULL;
-	if (write) {
-		if (op_arm_hook)
-			op_arm_hook();
-		op_arch_arm(sites, &failed);
-	} else {
-		list_splice_init(sites, &failed);
+	if (list_empty(sites))
+		return 0;
+	if (!write) {
+		list_for_each_entry_safe(site, tmp, sites, link)
+			list_del_init(&site->link);
+		return 0;
 	}
-	list_for_each_entry_safe(site, tmp, sites, opt_list) {
-		list_del_init(&site->opt_list);
-		op_site_move(site, OP_ST_ARMED);
-		op_opt_armed(site);
+	list_for_each_entry(site, sites, link)
+		op_opt_jump_ready(site);
+	hook = op_arm_hook;
+	op_arm_hook = NULL;
+	if (hook)
+		hook();
+	/* in address order: on ppc64le, nearby words are written by one CPU */
+	list_sort(NULL, sites, op_site_cmp);
+	op_arch_arm(sites, &failed);
+	list_for_each_entry_safe(site, tmp, sites, link) {
+		list_del_init(&site->link);
+		op_opt_written(site);
 	}
 	ret = list_empty(&failed) ? 0 : -EBUSY;
-	list_for_each_entry_safe(site, tmp, &failed, opt_list)
-		list_del_init(&site->opt_list);
+	list_for_each_entry_safe(site, tmp, &failed, link) {
+		list_del_init(&site->link);
+		op_opt_unwritten(site);
+		site->arm_failed = true;
+	}
 	return ret;
 }
 
 /**
- * op_set_arm_hook() - for tests: call @hook where a register batch's
- * breakpoints are about to be written (op_mutex held), or none if NULL
+ * op_set_arm_hook() - for tests: call @hook where the next register
+ * batch's breakpoints are about to be written (op_mutex held), once
  * @hook:	registers a kernel kprobe over one of the batch's sites, say,
- *		as may happen at any time there
+ *		as may happen at any time there; NULL: none
  */
 void op_set_arm_hook(void (*hook)(void))
 {
@@ -657,20 +690,37 @@ int op_opt_site(struct op_site *site, struct list_head *unopt)
 		if (op_opt_wanted(site))
 			op_opt_reoptimize(site);
 		else
-			list_move_tail(&site->opt_list, unopt);
+			list_move_tail(&site->link, unopt);
 		return 0;
 	}
 	if (op_site_wanted(site) || !op_site_armed(site))
 		return op_opt_update(site);
 	/* its breakpoint goes in op_opt_settle()'s batch */
 	op_opt_cancel(site);
-	list_move_tail(&site->opt_list, unopt);
+	list_move_tail(&site->link, unopt);
 	return 0;
+}
+
+/*
+ * @site, off the batch's lists, was left without probes by an unregister
+ * (@release given): the caller frees it once its text is back, else it
+ * waits, hashed (sites.c).
+ */
+static void op_opt_release(struct op_site *site, struct list_head *release)
+{
+	if (!release || !list_empty(&site->probes))
+		return;
+	if (op_site_armed(site))
+		op_sites_look_later();
+	else
+		list_add_tail(&site->link, release);
 }
 
 /**
  * op_opt_settle() - finish what op_opt_site() left on @unopt
  * @unopt:	sites whose jump or breakpoint must go
+ * @release:	NULL, or (unregistering) where the sites of @unopt left
+ *		without probes go once their text is back as it was
  *
  * Every text write of a batch is made under one take of the kernel's
  * text lock: 10,000 breakpoints taken out one by one cost twice their
@@ -678,26 +728,35 @@ int op_opt_site(struct op_site *site, struct list_head *unopt)
  *
  * Context: op_mutex held.
  */
-void op_opt_settle(struct list_head *unopt)
+void op_opt_settle(struct list_head *unopt, struct list_head *release)
 {
 	struct op_site *site, *tmp;
 	LIST_HEAD(disarm);
 
-	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
+	lockdep_assert_held(&op_mutex);
+	list_for_each_entry_safe(site, tmp, unopt, link) {
 		if (op_site_jumps(site))
 			continue;
 		if (op_site_wanted(site)) {	/* wanted again since op_opt_site() */
-			list_del_init(&site->opt_list);
+			list_del_init(&site->link);
 			op_opt_update(site);
 		} else {
-			list_move_tail(&site->opt_list, &disarm);
+			list_move_tail(&site->link, &disarm);
 		}
 	}
 	op_sites_disarm(&disarm);
+	list_for_each_entry_safe(site, tmp, &disarm, link) {
+		list_del_init(&site->link);
+		op_opt_release(site, release);
+	}
 	op_opt_unoptimize(unopt);
-	list_for_each_entry_safe(site, tmp, unopt, opt_list) {
-		list_del_init(&site->opt_list);
+	/* those a kernel kprobe holds went onto op_opt_held: some may wait */
+	if (release && !list_empty(&op_opt_held))
+		op_sites_look_later();
+	list_for_each_entry_safe(site, tmp, unopt, link) {
+		list_del_init(&site->link);
 		op_opt_update(site);
+		op_opt_release(site, release);
 	}
 }
 
@@ -713,10 +772,10 @@ void op_opt_settle_all(void)
 	unsigned int bkt;
 
 	lockdep_assert_held(&op_mutex);
-	hash_for_each(op_sites, bkt, site, hash)
+	for (site = op_sites_first(&bkt); site; site = op_sites_next(site, &bkt))
 		if (op_opt_site(site, &unopt))
 			pr_warn("cannot re-arm the probe at %pS\n", (void *)site->addr);
-	op_opt_settle(&unopt);
+	op_opt_settle(&unopt, NULL);
 }
 
 /* Look again at the sites whose jump a kernel kprobe held. */
@@ -725,9 +784,9 @@ static void op_opt_recheck_held(void)
 	struct op_site *site, *tmp;
 	LIST_HEAD(unopt);
 
-	list_for_each_entry_safe(site, tmp, &op_opt_held, opt_list)
+	list_for_each_entry_safe(site, tmp, &op_opt_held, link)
 		op_opt_site(site, &unopt);
-	op_opt_settle(&unopt);
+	op_opt_settle(&unopt, NULL);
 }
 
 /* Sites held by a kernel kprobe, and parked ones. */

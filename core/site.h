@@ -27,13 +27,16 @@ struct pt_regs;
 /*
  * What the hit path reads first (the arch part too), then what only
  * writers use; thousands at once, from a cache of their own (sites.c):
- * 120 bytes on powerpc64le, 160 on x86_64.  The flags the hit path never
+ * 88 bytes on powerpc64le, 128 on x86_64.  The flags the hit path never
  * reads share a byte, which writers change holding op_mutex; those it
- * reads (->post while it changes, ->ftrace) have a byte each.
+ * reads (->post while it changes, ->ftrace) have a byte each.  One link
+ * serves the optimizer's lists and then the lists of sites to free, and
+ * the hash chain is singly linked: a site without probes that waits is
+ * found as one, hashed (sites.c), on no list of its own.
  */
 struct op_site {
 	unsigned long addr;
-	struct hlist_node hash;		/* in op_sites, while live */
+	struct op_site __rcu *next;	/* in its op_sites chain, while live */
 	struct list_head probes;	/* struct optprobe, registration order */
 	struct optprobe *sole;		/* the hit path's probe to call (sites.c) */
 	void *slot;			/* out-of-line copy, or NULL */
@@ -47,11 +50,17 @@ struct op_site {
 	bool own:1;			/* a probe has OP_F_OWN (arch.h) */
 	bool marker:1;			/* a probe has OP_F_MARKER: a marker's nop */
 	bool unopt_disarm:1;		/* unoptimized to the original, not the breakpoint */
+	bool enabled:1;			/* a probe is not disabled (op_site_change()) */
+	bool arm_jump:1;		/* armed with its jump (op_arch_jump_ready()) */
+	bool arm_failed:1;		/* op_opt_arm_end() could not write its breakpoint */
 	enum op_reason reason;		/* why the optimizer last refused or stopped */
-	unsigned int nr_enabled;	/* probes not disabled */
 	struct op_arch_site arch;
-	struct list_head opt_list;	/* on one of the optimizer's lists, by state */
-	struct list_head release;	/* on a list of sites to free, or gone with probes */
+	/*
+	 * On one of the optimizer's lists, by state; or, once the optimizer
+	 * is done with it, on a list of sites to free, or of those gone with
+	 * probes left (sites.c)
+	 */
+	struct list_head link;
 };
 
 extern struct mutex op_mutex;
@@ -78,7 +87,7 @@ extern bool op_all_enabled;
 static inline bool op_site_wanted(const struct op_site *site)
 {
 	return (READ_ONCE(op_all_enabled) || site->own) && site->state != OP_ST_GONE &&
-	       site->nr_enabled;
+	       site->enabled;
 }
 
 /* The jump to its detour is in the text. */

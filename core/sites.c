@@ -15,11 +15,11 @@
  * freed after op_quiesce(): no CPU is still in a handler or a hash walk,
  * and no task is inside its slot.  A site whose jump a kernel kprobe
  * holds waits, hashed and without probes, until the kprobe has gone
- * (op_sites_release_fn()).
+ * (op_sites_release_fn()): a hashed site without probes is a waiting
+ * one, outside an operation on sites, and needs no list of its own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
@@ -33,7 +33,6 @@
 
 /* Serializes every change to sites, probes and slots. */
 DEFINE_MUTEX(op_mutex);
-static LIST_HEAD(op_sites_waiting);	/* without probes, their jump held */
 static LIST_HEAD(op_sites_gone_probed);	/* unhashed, their module gone, probes left */
 bool op_all_enabled = true;		/* the switch of op_site_wanted() */
 
@@ -46,18 +45,19 @@ static struct kmem_cache *op_site_cache;
 #ifndef __CHECKER__	/* sparse sizes every enum as an int, __packed or not */
 static_assert(sizeof(enum op_opt_state) == 1 && sizeof(enum op_reason) == 1);
 #endif
-static_assert(sizeof(struct op_site) <= 192);	/* never more than kmalloc-192 before */
+static_assert(sizeof(struct op_site) <= 128);	/* 88 bytes on powerpc64le (site.h) */
 
 /*
  * Waiting sites are looked at again every OP_OPT_RECHECK while there are
  * any, as the optimizer looks at the jumps it holds for them, and freed
  * once the optimizer has taken their jump out (op_sites_release_fn()).
+ * Whatever leaves a site waiting has it looked at (op_sites_look_later()).
  */
 static void op_sites_release_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(op_sites_release_work, op_sites_release_fn);
 
-/* A site waits: look again at the next recheck. */
-static void op_sites_look_later(void)
+/* A site may wait: look again at the next recheck. */
+void op_sites_look_later(void)
 {
 	queue_delayed_work(system_wq, &op_sites_release_work, OP_OPT_RECHECK);
 }
@@ -76,15 +76,21 @@ static void op_site_flags(struct op_site *site)
 {
 	bool post = false, noopt = false, own = false, marker = false;
 	struct optprobe *p, *sole = &op_aggr_probe;
+	unsigned int enabled = 0;
 
 	list_for_each_entry(p, &site->probes, list) {
-		if (!p->disabled && site->nr_enabled == 1 && p->pre_handler)
+		if (!p->disabled) {
+			enabled++;
 			sole = p;
+		}
 		post |= p->post_handler && !p->disabled;
 		noopt |= p->flags & OPTPROBE_F_NOOPT;
 		own |= p->flags & OP_F_OWN;
 		marker |= p->flags & OP_F_MARKER;
 	}
+	if (enabled != 1 || !sole->pre_handler)
+		sole = &op_aggr_probe;
+	site->enabled = enabled > 0;
 	site->own = own;
 	site->marker = marker;
 	/* published after the probe's fields: a hit reads them through it */
@@ -163,11 +169,69 @@ enum op_reason op_site_reason(const struct op_site *site)
 	}
 }
 
+/*
+ * Take @site out of its chain.  Its ->next stays: a hit on its way
+ * through it goes on along the chain.  It is freed, or hashed again,
+ * only after a grace period.
+ */
+static void op_site_unhash(struct op_site *site)
+{
+	struct op_site __rcu **pp = op_sites_bucket(site->addr);
+	struct op_site *s;
+
+	while ((s = op_site_next(*pp)) != site) {
+		if (WARN_ON_ONCE(!s))
+			return;
+		pp = &s->next;
+	}
+	RCU_INIT_POINTER(*pp, op_site_next(site->next));
+}
+
+/* The first hashed site from bucket *@bkt on, or NULL. */
+static struct op_site *op_sites_from(unsigned int *bkt)
+{
+	struct op_site *site;
+
+	for (; *bkt < ARRAY_SIZE(op_sites); (*bkt)++) {
+		site = op_site_next(op_sites[*bkt]);
+		if (site)
+			return site;
+	}
+	return NULL;
+}
+
+/**
+ * op_sites_first() - walk every hashed site, with op_sites_next()
+ * @bkt:	the walk's bucket
+ *
+ * The walk's body may unhash the site it is at (op_site_unhash() leaves
+ * its ->next), not free it.
+ *
+ * Context: op_mutex held.
+ * Return: the first site, or NULL.
+ */
+struct op_site *op_sites_first(unsigned int *bkt)
+{
+	*bkt = 0;
+	return op_sites_from(bkt);
+}
+
+/* The hashed site after @site in op_sites_first()'s walk, or NULL. */
+struct op_site *op_sites_next(struct op_site *site, unsigned int *bkt)
+{
+	struct op_site *next = op_site_next(site->next);
+
+	if (next)
+		return next;
+	(*bkt)++;
+	return op_sites_from(bkt);
+}
+
 /* Take @site out of every index: nothing finds it from now on but CPUs on their way. */
 static void op_site_unlist(struct op_site *site)
 {
 	if (site->state != OP_ST_GONE)
-		hash_del_rcu(&site->hash);
+		op_site_unhash(site);
 }
 
 /**
@@ -184,39 +248,35 @@ void op_sites_for_each(void (*fn)(struct op_site *site, void *arg), void *arg)
 	unsigned int bkt;
 
 	lockdep_assert_held(&op_mutex);
-	hash_for_each(op_sites, bkt, site, hash)
+	for (site = op_sites_first(&bkt); site; site = op_sites_next(site, &bkt))
 		fn(site, arg);
-	list_for_each_entry(site, &op_sites_gone_probed, release)
+	list_for_each_entry(site, &op_sites_gone_probed, link)
 		fn(site, arg);
 }
 
 /**
  * op_sites_unlist() - sites left without probes, after op_opt_settle()
- * @release:	the sites, linked by ->release; those still armed (a kernel
- *		kprobe holds their jump) leave it to wait
+ * @release:	the sites, linked by ->link, their text back as it was
+ *
+ * Those still armed (a kernel kprobe holds their jump) are not on it:
+ * they wait, hashed.
  *
  * Context: op_mutex held.
  */
 void op_sites_unlist(struct list_head *release)
 {
-	struct op_site *site, *tmp;
+	struct op_site *site;
 
 	lockdep_assert_held(&op_mutex);
-	list_for_each_entry_safe(site, tmp, release, release) {
-		if (op_site_armed(site)) {
-			list_move_tail(&site->release, &op_sites_waiting);
-			op_sites_look_later();
-			continue;
-		}
+	list_for_each_entry(site, release, link)
 		op_site_unlist(site);
-	}
 }
 
 /**
  * op_site_join() - @p joins @site's probes
  * @site:	a new site, or one found by its address, which stops waiting
  *		to be freed if it was
- * @p:		the probe, counted among the enabled ones unless disabled
+ * @p:		the probe
  *
  * The hit path sees @p from now on; op_site_change() brings the site to
  * what its probes now ask.
@@ -224,10 +284,7 @@ void op_sites_unlist(struct list_head *release)
 void op_site_join(struct op_site *site, struct optprobe *p)
 {
 	lockdep_assert_held(&op_mutex);
-	list_del_init(&site->release);
 	list_add_tail_rcu(&p->list, &site->probes);
-	if (!p->disabled)
-		site->nr_enabled++;
 }
 
 /**
@@ -244,8 +301,6 @@ void op_site_leave(struct op_site *site, struct optprobe *p)
 	/* op_site_change() picks again, but not on a site whose module is gone */
 	op_site_drop_sole(site);
 	list_del_rcu(&p->list);
-	if (!p->disabled)
-		site->nr_enabled--;
 }
 
 /**
@@ -257,10 +312,8 @@ void op_site_leave(struct op_site *site, struct optprobe *p)
 void op_site_wait(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
-	if (!list_empty(&site->probes))
-		return;
-	list_add_tail(&site->release, &op_sites_waiting);
-	mod_delayed_work(system_wq, &op_sites_release_work, OP_OPT_DELAY);
+	if (list_empty(&site->probes))
+		mod_delayed_work(system_wq, &op_sites_release_work, OP_OPT_DELAY);
 }
 
 /*
@@ -273,13 +326,13 @@ static void op_sites_keep_reached(struct list_head *release)
 {
 	struct op_site *site, *tmp;
 
-	list_for_each_entry_safe(site, tmp, release, release) {
+	list_for_each_entry_safe(site, tmp, release, link) {
 		if (!site->detour || site->state != OP_ST_DISARMED ||
 		    op_site_lookup(site->addr) || !op_arch_detour_reached(site))
 			continue;
+		list_del_init(&site->link);
 		op_site_add(site);
 		op_opt_rehold(site);
-		list_move_tail(&site->release, &op_sites_waiting);
 		op_sites_look_later();
 	}
 }
@@ -295,7 +348,7 @@ void op_release(struct list_head *release)
 	struct op_site *site, *tmp;
 	bool slots = false;
 
-	list_for_each_entry(site, release, release)
+	list_for_each_entry(site, release, link)
 		slots |= site->slot || site->detour;
 	op_quiesce(slots);
 	if (list_empty(release))
@@ -304,27 +357,33 @@ void op_release(struct list_head *release)
 	op_sites_keep_reached(release);
 	op_slots_release(release);
 	op_opt_retry();
-	mutex_unlock(&op_mutex);
-	list_for_each_entry_safe(site, tmp, release, release)
+	op_unlock();
+	list_for_each_entry_safe(site, tmp, release, link)
 		kmem_cache_free(op_site_cache, site);
 }
 
 /* Free waiting sites whose hold has ended; look again later while any wait, if @again. */
 static void op_sites_release_waiting(bool again)
 {
-	struct op_site *site, *tmp;
+	unsigned int bkt, waiting = 0;
+	struct op_site *site;
 	LIST_HEAD(release);
 
 	mutex_lock(&op_mutex);
-	list_for_each_entry_safe(site, tmp, &op_sites_waiting, release) {
-		if (op_site_armed(site))
+	for (site = op_sites_first(&bkt); site; site = op_sites_next(site, &bkt)) {
+		if (!list_empty(&site->probes))
 			continue;
-		list_move_tail(&site->release, &release);
+		if (op_site_armed(site)) {
+			waiting++;
+			continue;
+		}
+		/* disarmed: on none of the optimizer's lists */
 		op_site_unlist(site);
+		list_add_tail(&site->link, &release);
 	}
-	if (again && !list_empty(&op_sites_waiting))
+	if (again && waiting)
 		op_sites_look_later();
-	mutex_unlock(&op_mutex);
+	op_unlock();
 	/* no probe went with them: without a site, no grace period is due */
 	if (!list_empty(&release))
 		op_release(&release);
@@ -370,19 +429,23 @@ void op_sites_cache_destroy(void)
 void op_sites_exit(void)
 {
 	struct op_site *site, *tmp;
-	unsigned int left = 0;
+	unsigned int left = 0, bkt;
 
 	op_sites_release_waiting(false);
 	cancel_delayed_work_sync(&op_sites_release_work);
-	WARN_ON_ONCE(!list_empty(&op_sites_waiting));
+	/* every probe has gone, and a site held for a kernel kprobe keeps optprobe loaded */
+	mutex_lock(&op_mutex);
+	for (site = op_sites_first(&bkt); site; site = op_sites_next(site, &bkt))
+		WARN_ONCE(1, "optprobe: site at %pS left at unload\n", (void *)site->addr);
+	mutex_unlock(&op_mutex);
 	/*
 	 * Sites of unloaded modules whose probes were never unregistered:
 	 * their callers have gone too (each held optprobe), and so may the
 	 * probes' memory, which is not looked at: the probes' hit counters
 	 * are lost.  Their slots went with the module's text.
 	 */
-	list_for_each_entry_safe(site, tmp, &op_sites_gone_probed, release) {
-		list_del(&site->release);
+	list_for_each_entry_safe(site, tmp, &op_sites_gone_probed, link) {
+		list_del(&site->link);
 		kmem_cache_free(op_site_cache, site);
 		left++;
 	}
@@ -396,7 +459,7 @@ void op_site_free_unused(struct op_site *site)
 {
 	LIST_HEAD(one);
 
-	list_add(&site->release, &one);
+	list_add(&site->link, &one);
 	op_slots_release(&one);
 	kmem_cache_free(op_site_cache, site);
 }
@@ -422,8 +485,7 @@ struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_r
 	site->state = OP_ST_DISARMED;
 	site->sole = &op_aggr_probe;
 	INIT_LIST_HEAD(&site->probes);
-	INIT_LIST_HEAD(&site->opt_list);
-	INIT_LIST_HEAD(&site->release);
+	INIT_LIST_HEAD(&site->link);
 	if (op_ftrace_site_at(addr)) {
 		site->ftrace = true;
 		return site;
@@ -444,8 +506,12 @@ struct op_site *op_site_create(unsigned long addr, struct module *mod, enum op_r
  */
 void op_site_add(struct op_site *site)
 {
+	struct op_site __rcu **head = op_sites_bucket(site->addr);
+
 	lockdep_assert_held(&op_mutex);
-	hash_add_rcu(op_sites, &site->hash, site->addr);
+	RCU_INIT_POINTER(site->next, op_site_next(*head));
+	/* the site's fields, then the site: a hit reads them through it */
+	rcu_assign_pointer(*head, site);
 }
 
 /**
@@ -455,7 +521,7 @@ void op_site_add(struct op_site *site)
 void op_site_remove_new(struct op_site *site)
 {
 	lockdep_assert_held(&op_mutex);
-	hash_del_rcu(&site->hash);
+	op_site_unhash(site);
 }
 
 /**
@@ -493,19 +559,18 @@ bool op_get_all_enabled(void)
 void op_sites_gone(struct module *mod, bool init)
 {
 	struct op_site *site, *tmp;
-	struct hlist_node *next;
 	LIST_HEAD(gone);
 	unsigned int bkt;
 	bool slots = false;
 
 	mutex_lock(&op_mutex);
-	hash_for_each_safe(op_sites, bkt, next, site, hash) {
+	for (site = op_sites_first(&bkt); site; site = op_sites_next(site, &bkt)) {
 		if (!within_module(site->addr, mod) || (init && !site->init))
 			continue;
+		/* off the optimizer's lists, then onto @gone */
 		op_site_gone(site);
-		hash_del_rcu(&site->hash);
-		list_del_init(&site->release);
-		list_add(&site->release, &gone);
+		op_site_unhash(site);
+		list_add(&site->link, &gone);
 		slots |= site->slot || site->detour;
 	}
 	/*
@@ -518,13 +583,13 @@ void op_sites_gone(struct module *mod, bool init)
 	}
 	/* what was in the way may have gone, or waited for the module to be live */
 	op_opt_retry();
-	list_for_each_entry_safe(site, tmp, &gone, release) {
+	list_for_each_entry_safe(site, tmp, &gone, link) {
 		if (list_empty(&site->probes)) {
 			kmem_cache_free(op_site_cache, site);
 			continue;
 		}
 		/* until its last probe is unregistered (op_unregister_locked()) */
-		list_move_tail(&site->release, &op_sites_gone_probed);
+		list_move_tail(&site->link, &op_sites_gone_probed);
 	}
 	op_unlock();
 }

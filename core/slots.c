@@ -393,7 +393,7 @@ void op_slot_drop(struct op_site *site, void **slot, size_t size)
 
 /**
  * op_slots_release() - free the slots of sites no task can be inside
- * @sites:	sites on their ->release lists, past op_quiesce()
+ * @sites:	sites linked by ->link, past op_quiesce()
  *
  * Both a site's slot and its detour go, and areas left without owners:
  * on powerpc a slot of the kernel's own detour cache is back in it
@@ -408,7 +408,7 @@ void op_slots_release(struct list_head *sites)
 	LIST_HEAD(empty);
 
 	lockdep_assert_held(&op_mutex);
-	list_for_each_entry(site, sites, release) {
+	list_for_each_entry(site, sites, link) {
 		if (site->slot)
 			op_slot_free(site, site->slot);
 		if (site->detour)

@@ -229,6 +229,12 @@ void optprobe_unregister(struct optprobe *p);
  * @ps:	the probes
  * @n:	how many
  *
+ * Every address is checked first, then the breakpoints are written
+ * together: another text user that takes one of the addresses in between
+ * (a kernel kprobe registered meanwhile) fails the call with -EBUSY.  A
+ * call that fails may have run some of the probes' handlers meanwhile;
+ * none runs once it has returned.
+ *
  * Context: process context; may sleep.
  * Return: 0 when all are registered; otherwise the first error as for
  * optprobe_register(), with none of them left registered.

@@ -252,8 +252,10 @@ static struct kprobe arriving_kp = {
 	.pre_handler = kp_pre,
 	.post_handler = kp_post,
 };
+
 static int arriving_ret = -EINVAL;
 
+/* op_set_arm_hook()'s: called once, by the next register batch */
 static void kprobe_arrives(void)
 {
 	arriving_ret = register_kprobe(&arriving_kp);

@@ -753,7 +753,7 @@ static void check_copy_in_stub(struct ktap *t)
 
 /*
  * A module-text site gets its stub when it is created, and then its branch
- * at once instead of a trap (op_opt_arm_jump()): it is optimized when
+ * at once instead of a trap (op_opt_jump_ready()): it is optimized when
  * optprobe_register() returns, before the optimizer has run, and its hits
  * take no trap.
  */
@@ -777,6 +777,37 @@ static void check_branch_at_registration(struct ktap *t)
 	ktap_check(t, mode == OPTPROBE_MODE_OPTIMIZED && !traps && !wrong && counted == NR_CALLS,
 		   "module_text_branch_at_registration",
 		   "register %d, mode %d before the optimizer ran; %lu traps, %lu wrong results, %u hits for %u calls",
+		   ret, mode, traps, wrong, counted, NR_CALLS);
+}
+
+/*
+ * A register batch decides between a site's branch and its trap at its
+ * end (op_opt_arm_end()), with what all its probes ask: a second probe
+ * with OPTPROBE_F_NOOPT on the same module-text address leaves it a trap
+ * when optprobe_register_many() returns, and both probes count every
+ * call.
+ */
+static void check_noopt_in_batch(struct ktap *t)
+{
+	struct optprobe a, b, *ps[] = { &a, &b };
+	unsigned long traps = 0, wrong = 0;
+	int ret, mode = -1, i;
+
+	test_probe_init(&a, sum.symbol, 0, count_pre, NULL, 0);
+	test_probe_init(&b, sum.symbol, 0, count_pre, NULL, OPTPROBE_F_NOOPT);
+	counted = 0;
+	ret = optprobe_register_many(ps, ARRAY_SIZE(ps));
+	if (!ret) {
+		mode = optprobe_mode(&a);
+		traps = op_bp_traps();
+		for (i = 0; i < NR_CALLS; i++)
+			wrong += target_call(sum.fn, i, 2 * i) != 3 * i;
+		traps = op_bp_traps() - traps;
+		optprobe_unregister_many(ps, ARRAY_SIZE(ps));
+	}
+	ktap_check(t, mode == OPTPROBE_MODE_TRAP && traps >= NR_CALLS && !wrong &&
+		   counted == 2 * NR_CALLS, "module_text_noopt_in_batch_stays_trap",
+		   "register %d, mode %d; %lu traps, %lu wrong results, %u hits for 2 x %u calls",
 		   ret, mode, traps, wrong, counted, NR_CALLS);
 }
 
@@ -834,7 +865,7 @@ static void check_slot_if_declinable(struct ktap *t, struct ppc_case *c, unsigne
 }
 
 #define PLAN	(ARRAY_SIZE(classes) * CLASS_CHECKS + ARRAY_SIZE(refused) + 3 + 2 + CLASS_CHECKS + \
-		 ARRAY_SIZE(changes) + 1 + 1 + 4 + 1 + 1 + 1 + ARRAY_SIZE(copies))
+		 ARRAY_SIZE(changes) + 1 + 1 + 4 + 1 + 1 + 1 + 1 + ARRAY_SIZE(copies))
 
 static int __init test_ppc_opt_init(void)
 {
@@ -863,6 +894,7 @@ static int __init test_ppc_opt_init(void)
 	check_kuap(&t);
 	check_copy_in_stub(&t);
 	check_branch_at_registration(&t);
+	check_noopt_in_batch(&t);
 	for (i = 0; i < ARRAY_SIZE(copies); i++)
 		check_slot_if_declinable(&t, &copies[i].c, copies[i].slots);
 	migrate_enable();
