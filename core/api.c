@@ -205,7 +205,8 @@ static void op_unregister_batch(struct optprobe **ps, unsigned int n)
 	mutex_lock(&op_mutex);
 	for (i = 0; i < n; i++)
 		op_unregister_locked(ps[i], &unopt, &release);
-	op_opt_settle(&unopt, &release);
+	if (op_opt_settle(&unopt, &release))
+		op_sites_look_later();
 	op_sites_unlist(&release);
 	op_unlock();
 	op_release(&release);

@@ -34,6 +34,46 @@ notrace struct op_site *op_site_lookup(unsigned long addr)
 
 NOKPROBE_SYMBOL(op_site_lookup);
 
+/* The first hashed site from bucket *@bkt on, or NULL. */
+static struct op_site *op_sites_from(unsigned int *bkt)
+{
+	struct op_site *site;
+
+	for (; *bkt < ARRAY_SIZE(op_sites); (*bkt)++) {
+		site = op_site_next(op_sites[*bkt]);
+		if (site)
+			return site;
+	}
+	return NULL;
+}
+
+/**
+ * op_sites_first() - walk every hashed site, with op_sites_next()
+ * @bkt:	the walk's bucket
+ *
+ * The walk's body may unhash the site it is at (op_site_unhash() leaves
+ * its ->next), not free it.
+ *
+ * Context: op_mutex held.
+ * Return: the first site, or NULL.
+ */
+struct op_site *op_sites_first(unsigned int *bkt)
+{
+	*bkt = 0;
+	return op_sites_from(bkt);
+}
+
+/* The hashed site after @site in op_sites_first()'s walk, or NULL. */
+struct op_site *op_sites_next(struct op_site *site, unsigned int *bkt)
+{
+	struct op_site *next = op_site_next(site->next);
+
+	if (next)
+		return next;
+	(*bkt)++;
+	return op_sites_from(bkt);
+}
+
 /*
  * Wait until nothing can still use what was just unhashed or disarmed:
  * handlers and hash walks run with preemption disabled (an RCU grace

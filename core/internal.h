@@ -40,11 +40,11 @@ static inline struct op_site __rcu **op_sites_bucket(unsigned long addr)
 
 /* The next site of a chain, for writers (op_mutex held) */
 #define op_site_next(p)		rcu_dereference_protected(p, lockdep_is_held(&op_mutex))
+struct op_site *op_sites_first(unsigned int *bkt);
+struct op_site *op_sites_next(struct op_site *site, unsigned int *bkt);
 void op_quiesce(bool slots);
 
 /* sites.c */
-struct op_site *op_sites_first(unsigned int *bkt);
-struct op_site *op_sites_next(struct op_site *site, unsigned int *bkt);
 void op_set_all_enabled(bool enabled);
 bool op_get_all_enabled(void);
 void op_sites_gone(struct module *mod, bool init);
@@ -121,7 +121,7 @@ void op_opt_unoptimize(struct list_head *sites);
 int op_opt_make_room(unsigned long addr);
 void op_opt_retry(void);
 int op_opt_site(struct op_site *site, struct list_head *unopt);
-void op_opt_settle(struct list_head *unopt, struct list_head *release);
+bool op_opt_settle(struct list_head *unopt, struct list_head *release);
 void op_opt_settle_all(void);
 void op_opt_recheck_now(void);
 void op_opt_flush(void);

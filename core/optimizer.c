@@ -703,17 +703,17 @@ int op_opt_site(struct op_site *site, struct list_head *unopt)
 
 /*
  * @site, off the batch's lists, was left without probes by an unregister
- * (@release given): the caller frees it once its text is back, else it
- * waits, hashed (sites.c).
+ * (@release given): the caller frees it once its text is back.  Return:
+ * true if it waits instead, hashed (sites.c), its jump held.
  */
-static void op_opt_release(struct op_site *site, struct list_head *release)
+static bool op_opt_release(struct op_site *site, struct list_head *release)
 {
 	if (!release || !list_empty(&site->probes))
-		return;
+		return false;
 	if (op_site_armed(site))
-		op_sites_look_later();
-	else
-		list_add_tail(&site->link, release);
+		return true;
+	list_add_tail(&site->link, release);
+	return false;
 }
 
 /**
@@ -727,10 +727,13 @@ static void op_opt_release(struct op_site *site, struct list_head *release)
  * writes (ppc64le, TCG).
  *
  * Context: op_mutex held.
+ * Return: true if a site left without probes may wait, hashed, for a
+ * kernel kprobe to let its jump go (sites.c looks at it later).
  */
-void op_opt_settle(struct list_head *unopt, struct list_head *release)
+bool op_opt_settle(struct list_head *unopt, struct list_head *release)
 {
 	struct op_site *site, *tmp;
+	bool waits = false;
 	LIST_HEAD(disarm);
 
 	lockdep_assert_held(&op_mutex);
@@ -747,17 +750,17 @@ void op_opt_settle(struct list_head *unopt, struct list_head *release)
 	op_sites_disarm(&disarm);
 	list_for_each_entry_safe(site, tmp, &disarm, link) {
 		list_del_init(&site->link);
-		op_opt_release(site, release);
+		waits |= op_opt_release(site, release);
 	}
 	op_opt_unoptimize(unopt);
-	/* those a kernel kprobe holds went onto op_opt_held: some may wait */
-	if (release && !list_empty(&op_opt_held))
-		op_sites_look_later();
+	/* those a kernel kprobe holds went onto op_opt_held */
+	waits |= release && !list_empty(&op_opt_held);
 	list_for_each_entry_safe(site, tmp, unopt, link) {
 		list_del_init(&site->link);
 		op_opt_update(site);
-		op_opt_release(site, release);
+		waits |= op_opt_release(site, release);
 	}
+	return waits;
 }
 
 /**

@@ -44,8 +44,8 @@ static struct kmem_cache *op_site_cache;
 
 #ifndef __CHECKER__	/* sparse sizes every enum as an int, __packed or not */
 static_assert(sizeof(enum op_opt_state) == 1 && sizeof(enum op_reason) == 1);
-#endif
 static_assert(sizeof(struct op_site) <= 128);	/* 88 bytes on powerpc64le (site.h) */
+#endif
 
 /*
  * Waiting sites are looked at again every OP_OPT_RECHECK while there are
@@ -185,46 +185,6 @@ static void op_site_unhash(struct op_site *site)
 		pp = &s->next;
 	}
 	RCU_INIT_POINTER(*pp, op_site_next(site->next));
-}
-
-/* The first hashed site from bucket *@bkt on, or NULL. */
-static struct op_site *op_sites_from(unsigned int *bkt)
-{
-	struct op_site *site;
-
-	for (; *bkt < ARRAY_SIZE(op_sites); (*bkt)++) {
-		site = op_site_next(op_sites[*bkt]);
-		if (site)
-			return site;
-	}
-	return NULL;
-}
-
-/**
- * op_sites_first() - walk every hashed site, with op_sites_next()
- * @bkt:	the walk's bucket
- *
- * The walk's body may unhash the site it is at (op_site_unhash() leaves
- * its ->next), not free it.
- *
- * Context: op_mutex held.
- * Return: the first site, or NULL.
- */
-struct op_site *op_sites_first(unsigned int *bkt)
-{
-	*bkt = 0;
-	return op_sites_from(bkt);
-}
-
-/* The hashed site after @site in op_sites_first()'s walk, or NULL. */
-struct op_site *op_sites_next(struct op_site *site, unsigned int *bkt)
-{
-	struct op_site *next = op_site_next(site->next);
-
-	if (next)
-		return next;
-	(*bkt)++;
-	return op_sites_from(bkt);
 }
 
 /* Take @site out of every index: nothing finds it from now on but CPUs on their way. */
