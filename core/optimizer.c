@@ -531,6 +531,27 @@ static void op_opt_unwritten(struct op_site *site)
 }
 
 /*
+ * DISARMED -> ARMED (or OPTIMIZED) for @sites (by ->link, the list left
+ * empty), their breakpoints or jumps in one batch.  Those whose text
+ * changed, or where a kernel kprobe arrived, since they were checked go
+ * to @failed, disarmed and unprepared.
+ */
+static void op_opt_write(struct list_head *sites, struct list_head *failed)
+{
+	struct op_site *site, *tmp;
+
+	list_for_each_entry(site, sites, link)
+		op_opt_jump_ready(site);
+	op_arch_arm(sites, failed);
+	list_for_each_entry_safe(site, tmp, sites, link) {
+		list_del_init(&site->link);
+		op_opt_written(site);
+	}
+	list_for_each_entry(site, failed, link)
+		op_opt_unwritten(site);
+}
+
+/*
  * DISARMED -> ARMED (or OPTIMIZED): write @site's breakpoint or jump, or
  * attach ftrace, and have it optimized if it may be.  Return: 0, or
  * -EBUSY where op_arch_arm() fails it, or ftrace's error, the site left
@@ -550,16 +571,12 @@ static int op_site_arm(struct op_site *site)
 		}
 		return ret;
 	}
-	op_opt_jump_ready(site);
 	op_site_list(site, &one);
-	op_arch_arm(&one, &failed);
-	ret = list_empty(&one) ? -EBUSY : 0;
+	op_opt_write(&one, &failed);
+	if (list_empty(&failed))
+		return 0;	/* on the optimizer's list now, if queued */
 	op_site_list(site, NULL);
-	if (ret)
-		op_opt_unwritten(site);
-	else
-		op_opt_written(site);
-	return ret;
+	return -EBUSY;
 }
 
 /*
@@ -632,23 +649,16 @@ int op_opt_arm_end(struct list_head *sites, bool write)
 			list_del_init(&site->link);
 		return 0;
 	}
-	list_for_each_entry(site, sites, link)
-		op_opt_jump_ready(site);
 	hook = op_arm_hook;
 	op_arm_hook = NULL;
 	if (hook)
 		hook();
 	/* in address order: on ppc64le, nearby words are written by one CPU */
 	list_sort(NULL, sites, op_site_cmp);
-	op_arch_arm(sites, &failed);
-	list_for_each_entry_safe(site, tmp, sites, link) {
-		list_del_init(&site->link);
-		op_opt_written(site);
-	}
+	op_opt_write(sites, &failed);
 	ret = list_empty(&failed) ? 0 : -EBUSY;
 	list_for_each_entry_safe(site, tmp, &failed, link) {
 		list_del_init(&site->link);
-		op_opt_unwritten(site);
 		site->arm_failed = true;
 	}
 	return ret;
